@@ -1,0 +1,16 @@
+"""The games pbem hosts, by name. Each is pure rules: no I/O, no clock, no DB."""
+
+from __future__ import annotations
+
+from .base import Game
+from .vasco import VascoGame
+
+GAMES: dict[str, Game] = {game.name: game for game in (VascoGame(),)}
+
+
+def get_game(name: str) -> Game:
+    """The game called `name` (any case); KeyError names the hosted games."""
+    try:
+        return GAMES[name.lower()]
+    except KeyError:
+        raise KeyError(f"No game called {name!r}; pbem hosts: {', '.join(GAMES)}.") from None

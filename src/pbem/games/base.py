@@ -1,0 +1,303 @@
+"""The contract every game meets, and the types the server and doors share.
+
+A game is a set of rules with no I/O: it parses options, starts a state, and
+each state knows whose turn it is, which moves are legal, how to read and write
+move text, how to play a move (returning a new state) and how to draw itself.
+A board's record is its game, options and canonical move texts; replaying the
+record rebuilds the state, which is how the server stores, undoes and steps
+through games.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+
+class MoveError(ValueError):
+    """A move a player sent cannot be played; `reason` is meant for people."""
+
+    def __init__(self, text: str, reason: str) -> None:
+        super().__init__(f"{text}: {reason}" if text else reason)
+        self.text = text
+        self.reason = reason
+
+
+class MoveSyntaxError(MoveError):
+    """The move text cannot be read at all; the reason shows the expected form."""
+
+
+class IllegalMove(MoveError):
+    """The move is readable but the rules forbid it; the reason says which rule."""
+
+
+class OptionError(ValueError):
+    """A game option (`-size=N`, `-strict`) is unknown or out of range."""
+
+
+class ReplayError(ValueError):
+    """A move of a record failed while replaying it (1-based `number`)."""
+
+    def __init__(self, number: int, text: str, reason: str) -> None:
+        super().__init__(f"Move {number} ({text}) is illegal: {reason}")
+        self.number = number
+        self.text = text
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Side:
+    """One seat at the table: its name in prose and its letter on text boards."""
+
+    name: str
+    letter: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended: `winner` is a player index, or None for a draw."""
+
+    winner: int | None
+    reason: str
+    scores: tuple[float, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"winner": self.winner, "reason": self.reason}
+        if self.scores is not None:
+            data["scores"] = list(self.scores)
+        return data
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One move of a record as played: who, the canonical text, and a note
+    for people (auto tiles placed, a lost turn) that replay does not need."""
+
+    player: int
+    text: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A game option. Its kind follows its default: bool is a flag (`-strict`),
+    int takes a value (`-size=54`) between `minimum` and `maximum`."""
+
+    name: str
+    default: bool | int
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def parse(self, value: str | None) -> bool | int:
+        if isinstance(self.default, bool):
+            if value is not None:
+                raise OptionError(f"Option -{self.name} takes no value: write -{self.name}.")
+            return True
+        if value is None or not re.fullmatch(r"[+-]?\d+", value.strip()):
+            raise OptionError(
+                f"Option -{self.name} needs a whole number, like -{self.name}={self.default}."
+            )
+        number = int(value)
+        if self.minimum is not None and number < self.minimum:
+            raise OptionError(
+                f"Option -{self.name}={number} is too small: the least is {self.minimum}."
+            )
+        if self.maximum is not None and number > self.maximum:
+            raise OptionError(
+                f"Option -{self.name}={number} is too large: the most is {self.maximum}."
+            )
+        return number
+
+
+class Options(Mapping[str, Any]):
+    """Parsed game options: every option present, defaults filled in."""
+
+    def __init__(self, specs: Sequence[OptionSpec], values: Mapping[str, Any]) -> None:
+        self._specs = tuple(specs)
+        self._values = {spec.name: values.get(spec.name, spec.default) for spec in specs}
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Options) and self._values == other._values
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._values.items()))
+
+    def __repr__(self) -> str:
+        return f"Options({self._values!r})"
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self._values)
+
+    def args(self) -> list[str]:
+        """The canonical option words for the non-default values (`-size=40`)."""
+        words = []
+        for spec in self._specs:
+            value = self._values[spec.name]
+            if value == spec.default:
+                continue
+            words.append(f"-{spec.name}" if isinstance(value, bool) else f"-{spec.name}={value}")
+        return words
+
+
+MoveT = TypeVar("MoveT")
+
+
+class State(ABC, Generic[MoveT]):
+    """A position of one game, immutable from outside: `play` returns a new one."""
+
+    game: Game
+    options: Options
+
+    @property
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The index of the player to move, None once the game is over."""
+
+    @property
+    @abstractmethod
+    def result(self) -> Result | None:
+        """The result once the game is over, else None."""
+
+    @property
+    @abstractmethod
+    def history(self) -> tuple[MoveRecord, ...]:
+        """Every move played so far, in order."""
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        """The record: canonical move texts, one per move."""
+        return tuple(record.text for record in self.history)
+
+    @abstractmethod
+    def legal_moves(self) -> list[MoveT]:
+        """Every legal move for the player to move (empty when the game is over)."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> MoveT:
+        """Read a move in any documented notation; raise MoveSyntaxError or
+        IllegalMove (for notations that only make sense on this board)."""
+
+    @abstractmethod
+    def move_text(self, move: MoveT) -> str:
+        """The canonical text of a move."""
+
+    @abstractmethod
+    def play(self, move: MoveT) -> State[MoveT]:
+        """The state after the move; raise IllegalMove with a reason for people."""
+
+    def play_text(self, text: str) -> State[MoveT]:
+        return self.play(self.parse_move(text))
+
+    @abstractmethod
+    def text_board(self, viewer: int | None = None) -> str:
+        """The board as text for a mail, drawn for `viewer` (a player index)."""
+
+    @abstractmethod
+    def svg_board(self) -> str:
+        """The board as a standalone SVG document."""
+
+    @abstractmethod
+    def position(self) -> dict[str, Any]:
+        """The game-specific part of the JSON form (documented per game)."""
+
+    def status_line(self) -> str:
+        """One line saying whose turn it is or how the game ended."""
+        if self.result is not None:
+            result = self.result
+            if result.winner is None:
+                return f"Game over: a draw ({result.reason})."
+            side = self.game.sides[result.winner]
+            return f"Game over: {side.name} ({side.letter}) wins: {result.reason}."
+        assert self.to_move is not None
+        side = self.game.sides[self.to_move]
+        return f"Move {len(self.history) + 1}: {side.name} ({side.letter}) to move."
+
+    def to_json(self) -> dict[str, Any]:
+        """The common JSON form every game shares (see the CLI contract)."""
+        return {
+            "game": self.game.name,
+            "options": self.options.to_json(),
+            "moves": list(self.moves),
+            "to_move": self.to_move,
+            "result": None if self.result is None else self.result.to_json(),
+            "legal_moves": sorted(self.move_text(move) for move in self.legal_moves()),
+            "position": self.position(),
+        }
+
+
+class Game(ABC):
+    """The rules of one game: its name, seats, options, and how to start."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    sides: ClassVar[tuple[Side, ...]]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    can_pass: ClassVar[bool] = False
+    can_undo: ClassVar[bool] = True
+    has_swap: ClassVar[bool] = False
+
+    @property
+    def players(self) -> int:
+        return len(self.sides)
+
+    def parse_options(self, words: Iterable[str] = ()) -> Options:
+        """Read option words like `-size=40` and `-strict` into Options."""
+        specs = {spec.name: spec for spec in self.option_specs}
+        values: dict[str, Any] = {}
+        for word in words:
+            match = re.fullmatch(r"--?([A-Za-z_][\w-]*)(?:=(.*))?", word.strip())
+            known = ", ".join(f"-{name}" for name in specs) or "none"
+            if not match:
+                raise OptionError(
+                    f"Cannot read option {word!r}: options look like -size=40. "
+                    f"{self.title} options: {known}."
+                )
+            name = match.group(1).lower()
+            if name not in specs:
+                raise OptionError(
+                    f"Unknown option -{name} for {self.title}; its options are: {known}."
+                )
+            values[name] = specs[name].parse(match.group(2))
+        return Options(self.option_specs, values)
+
+    def options(self, **values: Any) -> Options:
+        """Options from keyword values (for code and tests), validated."""
+        words = []
+        for name, value in values.items():
+            if isinstance(value, bool):
+                if value:
+                    words.append(f"-{name}")
+            else:
+                words.append(f"-{name}={value}")
+        return self.parse_options(words)
+
+    @abstractmethod
+    def new_state(self, options: Options) -> State[Any]:
+        """The opening position."""
+
+    def start(self, words: Iterable[str] = ()) -> State[Any]:
+        return self.new_state(self.parse_options(words))
+
+    def replay(self, options: Options, moves: Iterable[str]) -> State[Any]:
+        """Rebuild a state from a record; a failing move raises ReplayError."""
+        state = self.new_state(options)
+        for number, text in enumerate(moves, start=1):
+            try:
+                state = state.play_text(text)
+            except MoveError as error:
+                raise ReplayError(number, text, error.reason) from error
+        return state

@@ -1,0 +1,99 @@
+"""The triangular lattice of Vasco and the six tile orientations.
+
+A cell is `(col, row)`; rows grow downward. Cell `(c, r)` points up when
+`c + r` is even. Its sides are numbered 0 (left, shared with `(c-1, r)`),
+1 (right, shared with `(c+1, r)`) and 2 (horizontal: the bottom of an up
+cell, shared with `(c, r+1)`; the top of a down cell, shared with `(c, r-1)`).
+
+For speed the engine names a cell by one integer, its *id*:
+`(row + OFFSET) * STRIDE + (col + OFFSET)` with an odd STRIDE, so an id is
+even exactly when its cell points up, left and right neighbours are `id - 1`
+and `id + 1`, and ids sort as cells do in canonical order (row, then column).
+"""
+
+from __future__ import annotations
+
+STRIDE = 4097  # odd, so the parity of an id is the parity of col + row
+OFFSET = 2048  # cells with |col|, |row| < 2048 have ids
+LIMIT = OFFSET - 8  # coordinates a player may name (room for neighbours)
+
+RED, BLUE, PURPLE = 0, 1, 2
+COLOUR_MARKS = "ox*"  # text marks: red path end, blue path end, both
+COLOUR_NAMES = ("red (o)", "blue (x)", "purple (*)")
+SIDE_NAMES = ("left", "right", "horizontal")
+
+LETTERS = "abcdef"
+# Colour on (left, right, horizontal) for each orientation a..f (RULINGS.md).
+SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
+    (RED, BLUE, PURPLE),  # a
+    (BLUE, RED, PURPLE),  # b
+    (PURPLE, RED, BLUE),  # c
+    (PURPLE, BLUE, RED),  # d
+    (RED, PURPLE, BLUE),  # e
+    (BLUE, PURPLE, RED),  # f
+)
+OPPOSITE_SIDE = (1, 0, 2)
+
+# SHOWS[o][k]: the colour bit orientation o shows on side k.
+SHOWS: tuple[tuple[int, int, int], ...] = tuple(
+    tuple(1 << colour for colour in colours) for colours in SIDE_COLOURS
+)
+
+
+def _orientation_masks() -> tuple[int, ...]:
+    """For each (allowed colour bits on left, right, horizontal), packed as
+    `left | right << 3 | horizontal << 6`, the bit mask of orientations that fit."""
+    table = []
+    for packed in range(512):
+        allowed = (packed & 7, (packed >> 3) & 7, (packed >> 6) & 7)
+        mask = 0
+        for orientation, shows in enumerate(SHOWS):
+            if all(shows[k] & allowed[k] for k in range(3)):
+                mask |= 1 << orientation
+        table.append(mask)
+    return tuple(table)
+
+
+ORIENTATION_MASK = _orientation_masks()
+# SINGLE[mask]: the orientation when the mask holds exactly one, else -1.
+SINGLE = tuple(
+    (mask.bit_length() - 1) if mask and not mask & (mask - 1) else -1 for mask in range(64)
+)
+
+
+def cell_id(col: int, row: int) -> int:
+    return (row + OFFSET) * STRIDE + col + OFFSET
+
+
+def cell_of(cid: int) -> tuple[int, int]:
+    row, col = divmod(cid, STRIDE)
+    return col - OFFSET, row - OFFSET
+
+
+def points_up(col: int, row: int) -> bool:
+    return (col + row) % 2 == 0
+
+
+def neighbour_ids(cid: int) -> tuple[int, int, int]:
+    """Ids across the left, right and horizontal sides."""
+    return (cid - 1, cid + 1, cid + STRIDE if cid & 1 == 0 else cid - STRIDE)
+
+
+def neighbours(col: int, row: int) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+    """Cells across the left, right and horizontal sides."""
+    vertical = row + 1 if points_up(col, row) else row - 1
+    return (col - 1, row), (col + 1, row), (col, vertical)
+
+
+# Ids within distance two of an id (its neighbours, then theirs), by parity.
+_RING2_UP = (-1, 1, STRIDE, -2, -1 - STRIDE, 2, 1 - STRIDE, STRIDE - 1, STRIDE + 1)
+_RING2_DOWN = (-1, 1, -STRIDE, -2, STRIDE - 1, 2, STRIDE + 1, -STRIDE - 1, -STRIDE + 1)
+
+
+def ring2_offsets(cid: int) -> tuple[int, ...]:
+    return _RING2_UP if cid & 1 == 0 else _RING2_DOWN
+
+
+def side_towards(col: int, row: int, other: tuple[int, int]) -> int:
+    """The side of (col, row) shared with the neighbouring cell `other`."""
+    return neighbours(col, row).index(other)
