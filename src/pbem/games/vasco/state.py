@@ -148,7 +148,7 @@ class VascoState(State[VascoMove]):
                 )
             col, row = cell_of(self.positions[number - 1])
             return VascoMove(col, row, LETTERS.index(letter))
-        raise MoveSyntaxError(text, f"cannot read {text.strip()!r}: {MOVE_FORM}")
+        raise MoveSyntaxError(text, MOVE_FORM)
 
     @staticmethod
     def _check_letter(text: str, letter: str) -> None:

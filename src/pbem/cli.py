@@ -1,0 +1,109 @@
+"""The `pbem` command: a thin door onto the games (and, later, the server).
+
+    pbem <game> help
+    pbem <game> preview new 2 [-option ...] [MOVE ...] [--json]
+
+`preview new` replays moves on a new board without any database and prints
+the text board (or, with --json, the common JSON form of DESIGN.md). Exit
+status: 0 done, 1 a move could not be played, 2 the command was wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from importlib import resources
+from typing import TextIO
+
+from . import __version__
+from .games import GAMES, get_game
+from .games.base import Game, IllegalMove, MoveSyntaxError, OptionError
+
+USAGE = f"""\
+usage: pbem <game> help
+       pbem <game> preview new <players> [-option ...] [MOVE ...] [--json]
+
+Games: {", ".join(GAMES)}.
+  help          print the rules of the game, as the server checks them
+  preview new   replay MOVEs on a new board and print the board, whose turn
+                it is and the result (--json: one JSON object instead)
+Example: pbem vasco preview new 2 a0,0 b1,0 a2,1
+"""
+
+
+class UsageError(Exception):
+    """The command line itself is wrong; the message says how to fix it."""
+
+
+def rules_text(game: Game) -> str:
+    """The game's rules document (docs/rules/<game>.md, shipped in the package)."""
+    return (resources.files("pbem") / "rules" / f"{game.name}.md").read_text(encoding="utf-8")
+
+
+def preview_new(game: Game, words: Sequence[str], out: TextIO) -> int:
+    """`preview new <players> [-options] [MOVE ...] [--json]`."""
+    as_json = "--json" in words
+    words = [word for word in words if word != "--json"]
+    if not words or not words[0].isdigit():
+        raise UsageError(
+            f"preview new needs the number of players first, like "
+            f"'pbem {game.name} preview new {game.players} a0,0'."
+        )
+    if int(words[0]) != game.players:
+        raise UsageError(
+            f"{game.title} is played by {game.players} players, not {words[0]}: "
+            f"write 'preview new {game.players}'."
+        )
+    options = [word for word in words[1:] if word.startswith("-")]
+    moves = [word for word in words[1:] if not word.startswith("-")]
+    try:
+        state = game.start(options)
+    except OptionError as error:
+        raise UsageError(str(error)) from error
+    for number, text in enumerate(moves, start=1):
+        try:
+            state = state.play_text(text)
+        except MoveSyntaxError as error:
+            print(f"Move {number} ({text}) cannot be read: {error.reason}.", file=sys.stderr)
+            return 1
+        except IllegalMove as error:
+            print(f"Move {number} ({text}) is illegal: {error.reason}.", file=sys.stderr)
+            return 1
+    if as_json:
+        out.write(json.dumps(state.to_json()) + "\n")
+    else:
+        out.write(state.text_board())
+    return 0
+
+
+def run(argv: Sequence[str], out: TextIO) -> int:
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        out.write(USAGE)
+        return 0
+    if argv[0] == "--version":
+        out.write(f"pbem {__version__}\n")
+        return 0
+    try:
+        game = get_game(argv[0])
+    except KeyError as error:
+        raise UsageError(f"{error.args[0]}\n\n{USAGE}") from error
+    command = [word.lower() for word in argv[1:3]]
+    if command[:1] == ["help"]:
+        out.write(rules_text(game))
+        return 0
+    if command == ["preview", "new"]:
+        return preview_new(game, argv[3:], out)
+    raise UsageError(f"Unknown {game.name} command {' '.join(argv[1:3])!r}.\n\n{USAGE}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return run(sys.argv[1:] if argv is None else argv, sys.stdout)
+    except UsageError as error:
+        print(error, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
