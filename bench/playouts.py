@@ -1,0 +1,321 @@
+"""Random-playout speed of our games, with OpenSpiel's Go 9x9 as a yardstick.
+
+`python -m bench.playouts vasco --seconds 20` plays uniformly random legal games
+for that long, in one process and one thread, and prints playouts, player moves and
+tiles placed per second, next to the target. Go 9x9 from OpenSpiel (the `bench`
+extra) is timed the same way in the same run, so figures from different machines
+can be compared: divide by the Go figure. Each game registers one entry in `GAMES`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
+
+from pbem.games.vasco.playout import random_playout as vasco_playout
+
+INSTALL_HINT = (
+    "OpenSpiel is not installed, so there is no Go 9x9 yardstick: "
+    "install it with `pip install -e '.[bench]'` or `make bench`."
+)
+GO_SIZE = 9
+GO_KOMI = 7.5
+
+
+class Counts(Protocol):
+    """What a game's random playout reports: player moves and pieces placed."""
+
+    @property
+    def moves(self) -> int: ...
+
+    @property
+    def tiles(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Target:
+    """At least `rate` playouts per second with a pool of `size` pieces."""
+
+    size: int
+    rate: float
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game's random playout, `play(size, rng)`, and what its figures mean."""
+
+    play: Callable[[int, random.Random], Counts]
+    default_size: int
+    size_unit: str
+    moves_are: str
+    placed_are: str
+    target: Target | None = None
+
+
+# One entry per game; trugo, vacu and convacu add theirs here.
+GAMES: dict[str, Game] = {
+    "vasco": Game(
+        play=vasco_playout,
+        default_size=54,
+        size_unit="tiles",
+        moves_are="player moves",
+        placed_are="tiles placed, auto moves included",
+        target=Target(size=54, rate=500.0),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Result:
+    """Totals of one timed run; the rates are derived from them."""
+
+    name: str
+    size: int | None
+    playouts: int
+    moves: int
+    placed: int
+    seconds: float
+    moves_are: str
+    placed_are: str
+    target: Target | None = None
+
+    @property
+    def playouts_per_s(self) -> float:
+        return self.playouts / self.seconds
+
+    @property
+    def moves_per_s(self) -> float:
+        return self.moves / self.seconds
+
+    @property
+    def placed_per_s(self) -> float:
+        return self.placed / self.seconds
+
+    @property
+    def target_met(self) -> bool | None:
+        """Whether the target is met; None without a target or at another size."""
+        if self.target is None or self.target.size != self.size:
+            return None
+        return self.playouts_per_s >= self.target.rate
+
+
+def measure(play: Callable[[], tuple[int, int]], seconds: float) -> tuple[int, int, int, float]:
+    """Run `play` (one playout -> moves, placed) for `seconds` after a short warm-up.
+
+    Returns playouts, moves, placed and the elapsed time; the clock is read after
+    each playout, so the run ends at most one playout late and is timed exactly.
+    """
+    clock = time.perf_counter
+    warm_until = clock() + min(0.5, seconds / 10)
+    while clock() < warm_until:
+        play()
+    playouts = moves = placed = 0
+    start = clock()
+    end = start + seconds
+    now = start
+    while now < end:
+        m, p = play()
+        playouts += 1
+        moves += m
+        placed += p
+        now = clock()
+    return playouts, moves, placed, now - start
+
+
+def bench_game(name: str, size: int, seconds: float, seed: int) -> Result:
+    """Time random playouts of a registered game with a pool of `size`."""
+    game = GAMES[name]
+    rng = random.Random(seed)
+
+    def play() -> tuple[int, int]:
+        counts = game.play(size, rng)
+        return counts.moves, counts.tiles
+
+    playouts, moves, placed, elapsed = measure(play, seconds)
+    return Result(
+        name=f"{name} {size} {game.size_unit}",
+        size=size,
+        playouts=playouts,
+        moves=moves,
+        placed=placed,
+        seconds=elapsed,
+        moves_are=game.moves_are,
+        placed_are=game.placed_are,
+        target=game.target,
+    )
+
+
+def load_go() -> Any:
+    """OpenSpiel's Go 9x9 (komi 7.5), or None when OpenSpiel is not installed."""
+    try:
+        import pyspiel  # optional: the `bench` extra
+    except ImportError:
+        return None
+    return pyspiel.load_game("go", {"board_size": GO_SIZE, "komi": GO_KOMI})
+
+
+def go_playout(game: Any, rng: random.Random) -> tuple[int, int]:
+    """One uniformly random Go game: actions (passes included) and stones placed.
+
+    OpenSpiel ends a game after two passes in a row or at its move cap (2 x 81).
+    """
+    pass_action = game.num_distinct_actions() - 1  # OpenSpiel's Go: the last action
+    state = game.new_initial_state()
+    moves = stones = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        action = legal[int(rng.random() * len(legal))]
+        state.apply_action(action)
+        moves += 1
+        stones += action != pass_action
+    return moves, stones
+
+
+def bench_go(game: Any, seconds: float, seed: int) -> Result:
+    """Time random Go playouts driven from Python, as ours are."""
+    rng = random.Random(seed)
+    playouts, moves, placed, elapsed = measure(lambda: go_playout(game, rng), seconds)
+    return Result(
+        name=f"go {GO_SIZE}x{GO_SIZE} (OpenSpiel)",
+        size=None,
+        playouts=playouts,
+        moves=moves,
+        placed=placed,
+        seconds=elapsed,
+        moves_are="actions, passes included",
+        placed_are="stones placed (actions other than pass)",
+    )
+
+
+def _target_text(result: Result) -> str:
+    if result.target is None:
+        return ""
+    rate = f">= {result.target.rate:g}/s"
+    if result.target_met is None:
+        return f"{rate} at {result.target.size} only"
+    return f"{rate}: {'met' if result.target_met else 'NOT met'}"
+
+
+def format_table(results: Sequence[Result], header: str) -> str:
+    """The human-readable report: a header line, an aligned table and a legend."""
+    rows = [("game", "playouts", "playouts/s", "moves/s", "placed/s", "target")]
+    rows += [
+        (
+            r.name,
+            str(r.playouts),
+            f"{r.playouts_per_s:.1f}",
+            f"{r.moves_per_s:.0f}",
+            f"{r.placed_per_s:.0f}",
+            _target_text(r),
+        )
+        for r in results
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = [header, ""]
+    for row in rows:
+        cells = [row[0].ljust(widths[0])]
+        cells += [cell.rjust(width) for cell, width in zip(row[1:-1], widths[1:-1], strict=True)]
+        cells.append(row[-1])
+        lines.append("  ".join(cells).rstrip())
+    lines.append("")
+    lines += [f"{r.name}: moves = {r.moves_are}; placed = {r.placed_are}" for r in results]
+    return "\n".join(lines)
+
+
+def to_json(results: Sequence[Result], info: dict[str, Any]) -> str:
+    """The machine-readable report: totals, rates and targets of every game."""
+    entries = []
+    for r in results:
+        entry = asdict(r)
+        entry |= {
+            "playouts_per_s": r.playouts_per_s,
+            "moves_per_s": r.moves_per_s,
+            "placed_per_s": r.placed_per_s,
+            "target_met": r.target_met,
+        }
+        entries.append(entry)
+    return json.dumps(info | {"results": entries}, indent=2)
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, not {text}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.playouts",
+        description="Time uniformly random playouts, with OpenSpiel's Go 9x9 as a yardstick.",
+    )
+    parser.add_argument("game", help=f"the game to time: {', '.join(sorted(GAMES))}")
+    parser.add_argument(
+        "--size", type=_positive_int, help="pool of pieces (Vasco: tiles, default 54)"
+    )
+    parser.add_argument(
+        "--seconds",
+        type=_positive_float,
+        default=20.0,
+        help="time measured per game, after a short warm-up (default 20)",
+    )
+    parser.add_argument("--seed", type=int, help="random seed (default: drawn and printed)")
+    parser.add_argument(
+        "--no-yardstick", action="store_true", help="skip the OpenSpiel Go 9x9 yardstick"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark; exits 2 (through argparse) on an unknown game or bad option."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.game not in GAMES:
+        parser.error(f"unknown game {args.game!r}; known games: {', '.join(sorted(GAMES))}")
+    size = args.size or GAMES[args.game].default_size
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+
+    go = None
+    if not args.no_yardstick:
+        go = load_go()
+        if go is None:
+            print(INSTALL_HINT, file=sys.stderr)
+
+    results = [bench_game(args.game, size, args.seconds, seed)]
+    if go is not None:
+        results.append(bench_go(go, args.seconds, seed))
+
+    info = {
+        "seconds": args.seconds,
+        "seed": seed,
+        "python": platform.python_version(),
+        "machine": f"{platform.system()} {platform.machine()}",
+    }
+    if args.json:
+        print(to_json(results, info))
+    else:
+        header = (
+            f"Random playouts, one process, one thread: {args.seconds:g} s per game, "
+            f"seed {seed}, Python {info['python']} on {info['machine']}"
+        )
+        print(format_table(results, header))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""The playout benchmark runs, prints positive figures and refuses unknown games.
+
+OpenSpiel is not a test dependency: its absence is simulated, and the Go counting
+is checked on a stand-in game, so these tests run the same with or without it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+
+import pytest
+
+from bench.playouts import GAMES, INSTALL_HINT, go_playout, main
+
+QUICK = ["--seconds", "0.3", "--seed", "7"]
+
+
+def _row(out: str, name: str) -> list[str]:
+    rows = [line for line in out.splitlines() if line.startswith(name)]
+    assert rows, out
+    return rows[0].split()
+
+
+def test_table_prints_positive_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vasco", *QUICK, "--no-yardstick"]) == 0
+    out = capsys.readouterr().out
+    cells = _row(out, "vasco 54 tiles")
+    playouts, per_s, moves_per_s, placed_per_s = (float(cell) for cell in cells[3:7])
+    assert playouts > 0
+    assert per_s > 0
+    assert moves_per_s > 0
+    assert placed_per_s >= moves_per_s  # every move places at least one tile
+    assert ">= 500/s" in out
+    assert "go 9x9" not in out
+
+
+def test_json_prints_positive_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vasco", *QUICK, "--no-yardstick", "--json", "--size", "20"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["seed"] == 7
+    [vasco] = report["results"]
+    assert vasco["name"] == "vasco 20 tiles"
+    assert vasco["playouts"] > 0
+    assert vasco["playouts_per_s"] > 0
+    assert vasco["placed_per_s"] >= vasco["moves_per_s"] > 0
+    assert vasco["target_met"] is None  # the target is set for 54 tiles
+
+
+def test_unknown_game_exits_2_listing_the_known_ones(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["chess", *QUICK])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "unknown game 'chess'" in err
+    assert all(name in err for name in GAMES)
+
+
+def test_missing_openspiel_prints_how_to_install_and_carries_on(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # makes `import pyspiel` fail
+    assert main(["vasco", *QUICK]) == 0
+    out, err = capsys.readouterr()
+    assert err.strip() == INSTALL_HINT
+    assert "make bench" in err
+    assert "vasco 54 tiles" in out
+    assert "go 9x9" not in out
+
+
+class _FakeGoState:
+    """Go as OpenSpiel shapes it: pass is the last action; this game is scripted."""
+
+    def __init__(self, script: list[int]) -> None:
+        self.script = script
+
+    def is_terminal(self) -> bool:
+        return not self.script
+
+    def legal_actions(self) -> list[int]:
+        return [self.script[0]]
+
+    def apply_action(self, action: int) -> None:
+        assert action == self.script.pop(0)
+
+
+class _FakeGo:
+    def num_distinct_actions(self) -> int:
+        return 82  # 81 points and pass
+
+    def new_initial_state(self) -> _FakeGoState:
+        return _FakeGoState([40, 81, 3, 81, 81])
+
+
+def test_go_counts_passes_as_moves_but_not_as_stones() -> None:
+    assert go_playout(_FakeGo(), random.Random(0)) == (5, 2)
