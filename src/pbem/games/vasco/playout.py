@@ -47,8 +47,13 @@ _NEAR_UP = _offsets_within(3, True)
 _NEAR_DOWN = _offsets_within(3, False)
 
 
-def random_playout(size: int = 54, rng: random.Random | None = None) -> Playout:
-    """Play one uniformly random legal game with a pool of `size` tiles."""
+def random_playout(
+    size: int = 54,
+    rng: random.Random | None = None,
+    record: list[tuple[int, int]] | None = None,
+) -> Playout:
+    """Play one uniformly random legal game with a pool of `size` tiles;
+    `record`, if given, receives each move as (cell id, orientation)."""
     rng = rng or random.Random()
     draw = rng.random
     board = Board()
@@ -86,6 +91,8 @@ def random_playout(size: int = 54, rng: random.Random | None = None) -> Playout:
             placed = attempt
         moves += 1
         pool -= len(placed)
+        if record is not None:
+            record.append((placed[0], tiles[placed[0]]))
         for cid in placed:
             for offset in _NEAR_UP if cid & 1 == 0 else _NEAR_DOWN:
                 near = cid + offset

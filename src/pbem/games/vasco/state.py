@@ -121,6 +121,10 @@ class VascoState(State[VascoMove]):
         except ValueError:
             return None
 
+    def touches_group(self, move: VascoMove) -> bool:
+        """Whether the move's cell shares an edge with a tile."""
+        return cell_id(move.col, move.row) in self.board.seen
+
     def parse_move(self, text: str) -> VascoMove:
         compact = re.sub(r"\s+", "", text).lower()
         match = _CELL_MOVE.fullmatch(compact)

@@ -1,0 +1,125 @@
+"""The `pbem` command: the exact `preview new` contract later issues rely on."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbem.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_preview_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "vasco", "preview", "new", "2", "a0,0", "b1,0", "a2,1", "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert list(data) == [
+        "game",
+        "options",
+        "moves",
+        "to_move",
+        "result",
+        "legal_moves",
+        "position",
+    ]
+    assert data["game"] == "vasco"
+    assert data["options"] == {"size": 54, "strict": False}
+    assert data["moves"] == ["a0,0", "b1,0", "a2,1"]
+    assert data["to_move"] == 1 and data["result"] is None
+    assert data["legal_moves"] == sorted(data["legal_moves"]) and "c4,0" in data["legal_moves"]
+    position = data["position"]
+    assert position["pool"] == 48
+    assert position["tiles"][0] == {"cell": [0, 0], "orientation": "a", "auto": False}
+    assert position["tiles"][3] == {"cell": [2, 0], "orientation": "a", "auto": True}
+    assert position["paths"] == [
+        {"loops": [], "longest_path": 4},
+        {"loops": [], "longest_path": 4},
+    ]
+
+
+def test_preview_json_result_and_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "vasco", "preview", "new", "2", "-size=12", "c0,0", "a1,-1", "d-2,-1", "--json"
+    )
+    data = json.loads(out)
+    assert code == 0 and data["options"] == {"size": 12, "strict": False}
+    assert data["result"] == {"winner": 0, "reason": "O (red) closed a loop of 6 tiles"}
+    assert data["to_move"] is None and data["legal_moves"] == []
+
+
+def test_canonical_moves_in_the_record(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "vasco", "preview", "new", "2", "A0, 0", "B9", "--json")
+    assert json.loads(out)["moves"] == ["a0,0", "b1,0"]  # position 9 after a0,0 is 1,0
+
+
+def test_preview_prints_the_text_board(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "vasco", "preview", "new", "2", "a0,0", "b1,0")
+    assert code == 0
+    assert "+---*---+" in out and "Move 3: Red (O) to move." in out
+
+
+def test_illegal_move_exits_1_with_one_line_naming_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "vasco", "preview", "new", "2", "a0,0", "b2,0")
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("Move 2 (b2,0) is illegal: it would leave cell 1,0 enclosed")
+
+
+def test_unreadable_move_shows_the_expected_form(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "vasco", "preview", "new", "2", "a0,0", "hello")
+    assert code == 1 and err.count("\n") == 1
+    assert "Move 2 (hello) cannot be read" in err and "like a0,0" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["vasco", "preview", "new", "3"], "played by 2 players"),
+        (["vasco", "preview", "new", "2", "-size=0"], "too small"),
+        (["vasco", "preview", "new", "2", "-colour=red"], "Unknown option -colour"),
+        (["vasco", "preview", "new"], "number of players"),
+        (["chess", "help"], "No game called 'chess'"),
+        (["vasco", "dance"], "Unknown vasco command"),
+    ],
+)
+def test_command_errors_exit_2_and_say_what_to_do(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    code, _, err = run(capsys, *args)
+    assert code == 2 and message in err
+
+
+def test_help_prints_the_rules_document(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "vasco", "help")
+    assert code == 0
+    assert out == (ROOT / "docs" / "rules" / "vasco.md").read_text(encoding="utf-8")
+
+
+def test_usage_without_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys)
+    assert code == 0 and "pbem <game> preview new" in out
+
+
+def test_installed_console_script() -> None:
+    script = Path(sys.executable).with_name("pbem")
+    done = subprocess.run(
+        [str(script), "vasco", "preview", "new", "2", "a0,0", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["to_move"] == 1
