@@ -53,6 +53,7 @@ def test_legal_moves_play_and_every_other_nearby_move_is_refused(state: VascoSta
             elif (
                 state.options["strict"]
                 and state.result is None
+                and state.history  # a first tile off 0,0 is refused, never a lost turn
                 and (col, row) not in tile_map(state)
             ):
                 after = state.play(move)  # -strict: taken back, turn lost

@@ -175,7 +175,7 @@ class VascoState(State[VascoMove]):
         placed = board.attempt(cid, move.orientation, self.pool)
         if isinstance(placed, int):
             reason = self._explain(placed, cid, move.orientation)
-            if placed == OCCUPIED or not self.options["strict"]:
+            if placed in (OCCUPIED, NOT_ORIGIN) or not self.options["strict"]:
                 raise IllegalMove(text, reason)
             return self._lost_turn(text, reason)
         board.commit(placed)
@@ -265,9 +265,10 @@ class VascoState(State[VascoMove]):
         board.put(cid, orientation)
         placed = [cid]
         board.fill(cid, self.pool + 1000, placed)
+        autos = len(placed) - 1
         return (
-            f"the tile and its {len(placed) - 1} auto moves would need {len(placed)} "
-            f"tiles, but only {self.pool} are left in the pool"
+            f"the tile and its {autos} auto move{'' if autos == 1 else 's'} would need "
+            f"{_tiles(len(placed))}, but the pool holds only {_tiles(self.pool)}"
         )
 
     # -- output ---------------------------------------------------------------
@@ -299,6 +300,10 @@ class VascoState(State[VascoMove]):
         return render_svg(self)
 
 
+def _tiles(count: int) -> str:
+    return f"{count} tile" if count == 1 else f"{count} tiles"
+
+
 def _loop_result(red: list[int], blue: list[int]) -> Result | None:
     """The end by loops, after a move that closed `red` and `blue` loops."""
     if red and not blue:
@@ -317,7 +322,7 @@ def _loop_result(red: list[int], blue: list[int]) -> Result | None:
             f"both colours closed loops and the longest, "
             f"{max(longest_red, longest_blue)} tiles, is "
             f"{'red' if loser == RED else 'blue'}'s (red {longest_red}, "
-            f"blue {longest_blue}); its owner loses",
+            f"blue {longest_blue}), so {'red' if loser == RED else 'blue'} loses",
         )
     return None
 
@@ -331,11 +336,10 @@ def _path_result(board: Board, pool: int, player: int) -> Result:
         else f"{'O (red)' if player == RED else 'X (blue)'} has no legal move"
     )
     if red == blue:
-        return Result(None, f"{why} with no loop, and both longest paths are {red} tiles")
-    loser = RED if red > blue else BLUE
+        return Result(None, f"{why} and no loop was closed; both longest paths are {_tiles(red)}")
+    loser = "red" if red > blue else "blue"
     return Result(
-        1 - loser,
-        f"{why} with no loop, and the longest path, {max(red, blue)} "
-        f"tiles, is {'red' if loser == RED else 'blue'}'s (red {red}, "
-        f"blue {blue}); its owner loses",
+        BLUE if red > blue else RED,
+        f"{why} and no loop was closed; the longest path, {_tiles(max(red, blue))}, is "
+        f"{loser}'s (red {red}, blue {blue}), so {loser} loses",
     )

@@ -150,7 +150,8 @@ def _status(state: VascoState) -> list[str]:
         lines.append(f"Last move: {record.text} by {side.name} ({side.letter}){note}.")
     (red_loops, red), (blue_loops, blue) = state.board.path_summary()
     lines.append(
-        f"Pool: {state.pool} tiles left. Longest paths: red {red}, blue {blue}."
+        f"Pool: {state.pool} tile{'' if state.pool == 1 else 's'} left. "
+        f"Longest paths: red {red}, blue {blue}."
         + (f" Loops: red {red_loops}, blue {blue_loops}." if red_loops or blue_loops else "")
     )
     lines.append(state.status_line())
