@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbem.games import GAMES, get_game
 from pbem.games.base import OptionError, ReplayError
@@ -47,3 +49,14 @@ def test_games_registry() -> None:
     assert GAMES["vasco"] is get_game("VASCO")
     with pytest.raises(KeyError, match="pbem hosts: vasco"):
         get_game("chess")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(max_size=20) | st.from_regex(r"-[a-z]{1,8}(=[0-9]{1,6000})?"), max_size=3))
+def test_any_option_words_parse_or_give_an_option_error(words: list[str]) -> None:
+    try:
+        options = VASCO.parse_options(words)
+    except OptionError as error:
+        assert str(error)
+    else:
+        assert VASCO.parse_options(options.args()) == options

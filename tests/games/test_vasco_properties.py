@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.games import get_game
-from pbem.games.base import IllegalMove
+from pbem.games.base import IllegalMove, MoveError
 from pbem.games.vasco import VascoMove, VascoState
 from pbem.games.vasco import reference as ref
 from pbem.games.vasco.geometry import LETTERS, cell_of, neighbours
@@ -53,7 +53,6 @@ def test_legal_moves_play_and_every_other_nearby_move_is_refused(state: VascoSta
             elif (
                 state.options["strict"]
                 and state.result is None
-                and state.history  # a first tile off 0,0 is refused, never a lost turn
                 and (col, row) not in tile_map(state)
             ):
                 after = state.play(move)  # -strict: taken back, turn lost
@@ -127,3 +126,29 @@ def test_fast_playout_plays_legal_games_with_the_same_result(seed: int, size: in
     assert playout.winner == state.result.winner
     assert playout.moves == len(state.history)
     assert playout.tiles == size - state.pool
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40) | st.from_regex(r"[a-gA-G] ?-?[0-9]{1,12} ?,? ?-?[0-9]{0,12}"))
+def test_any_text_is_read_as_a_move_or_refused_with_a_reason(text: str) -> None:
+    state = VASCO.start().play_text("a0,0")
+    try:
+        move = state.parse_move(text)
+    except MoveError as error:
+        assert error.reason
+        return
+    try:
+        state.play(move)
+    except IllegalMove as error:
+        assert error.reason
+
+
+def test_huge_numbers_are_refused_not_crashed() -> None:
+    state = VASCO.start()
+    for text in ["a" + "9" * 5000, "a1," + "9" * 5000, "a99999999,0"]:
+        try:
+            state.play_text(text)
+        except MoveError as error:
+            assert error.reason
+        else:
+            raise AssertionError(text)

@@ -219,9 +219,15 @@ def test_strict_illegal_placement_is_taken_back_and_the_turn_lost() -> None:
     assert state.history[-1].note.startswith("illegal, tile taken back and turn lost: it would")
 
 
-def test_strict_still_refuses_an_occupied_cell_and_a_first_tile_off_the_origin() -> None:
+def test_strict_still_refuses_an_occupied_cell() -> None:
     assert refusal("a0,0", "b0,0", options=("-strict",)) == "cell 0,0 already holds a tile"
-    assert "first tile must be placed at 0,0" in refusal("a1,0", options=("-strict",))
+
+
+def test_strict_first_tile_off_the_origin_loses_the_turn() -> None:
+    state = play("a1,0", options=("-strict",))
+    assert state.to_move == 1 and state.tiles() == []
+    assert "first tile must be placed at 0,0" in state.history[-1].note
+    assert tiles(state.play_text("b0,0")) == [("b0,0", False)]
 
 
 def test_strict_replay_gives_the_same_state() -> None:

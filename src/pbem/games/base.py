@@ -98,7 +98,7 @@ class OptionSpec:
             if value is not None:
                 raise OptionError(f"Option -{self.name} takes no value: write -{self.name}.")
             return True
-        if value is None or not re.fullmatch(r"[+-]?\d+", value.strip()):
+        if value is None or not re.fullmatch(r"[+-]?\d{1,9}", value.strip()):
             raise OptionError(
                 f"Option -{self.name} needs a whole number, like -{self.name}={self.default}."
             )

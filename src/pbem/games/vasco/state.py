@@ -32,8 +32,8 @@ MOVE_FORM = (
     "(like a0,0 or c-2,3), or an orientation letter and a position number from "
     "the board (like d3)"
 )
-_CELL_MOVE = re.compile(r"([a-z])([+-]?\d+),([+-]?\d+)")
-_POSITION_MOVE = re.compile(r"([a-z])(\d+)")
+_CELL_MOVE = re.compile(r"([a-z])([+-]?\d{1,9}),([+-]?\d{1,9})")
+_POSITION_MOVE = re.compile(r"([a-z])(\d{1,9})")
 
 
 @dataclass(frozen=True, order=True)
@@ -175,7 +175,7 @@ class VascoState(State[VascoMove]):
         placed = board.attempt(cid, move.orientation, self.pool)
         if isinstance(placed, int):
             reason = self._explain(placed, cid, move.orientation)
-            if placed in (OCCUPIED, NOT_ORIGIN) or not self.options["strict"]:
+            if placed == OCCUPIED or not self.options["strict"]:
                 raise IllegalMove(text, reason)
             return self._lost_turn(text, reason)
         board.commit(placed)
