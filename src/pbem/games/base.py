@@ -226,6 +226,15 @@ class State(ABC, Generic[MoveT]):
         side = self.game.sides[self.to_move]
         return f"Move {len(self.history) + 1}: {side.name} ({side.letter}) to move."
 
+    def last_move_line(self) -> str | None:
+        """'Last move: <text> by <side> (<note>).', or None before the first move."""
+        if not self.history:
+            return None
+        record = self.history[-1]
+        side = self.game.sides[record.player]
+        note = f" ({record.note})" if record.note else ""
+        return f"Last move: {record.text} by {side.name} ({side.letter}){note}."
+
     def to_json(self) -> dict[str, Any]:
         """The common JSON form every game shares (see the CLI contract)."""
         return {

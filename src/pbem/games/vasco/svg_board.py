@@ -181,12 +181,8 @@ def loop_cells(state: VascoState) -> dict[int, set[tuple[int, int]]]:
 
 def _caption_lines(state: VascoState, width: float) -> list[str]:
     """Whose turn or how it ended, then the pool and the last move, wrapped."""
-    lines = [state.status_line()]
-    if state.history:
-        record = state.history[-1]
-        side = state.game.sides[record.player]
-        note = f" ({record.note})" if record.note else ""
-        lines.append(f"Last move: {side.name} ({side.letter}) {record.text}{note}.")
+    last_move = state.last_move_line()
+    lines = [state.status_line(), *([last_move] if last_move else [])]
     lines.append(f"Tiles left in the pool: {state.pool}.")
     wrapped: list[str] = []
     for index, line in enumerate(lines):

@@ -142,12 +142,8 @@ def render_text(state: VascoState) -> str:
 
 
 def _status(state: VascoState) -> list[str]:
-    lines = []
-    if state.history:
-        record = state.history[-1]
-        side = state.game.sides[record.player]
-        note = f" ({record.note})" if record.note else ""
-        lines.append(f"Last move: {record.text} by {side.name} ({side.letter}){note}.")
+    last_move = state.last_move_line()
+    lines = [last_move] if last_move else []
     (red_loops, red), (blue_loops, blue) = state.board.path_summary()
     lines.append(
         f"Pool: {state.pool} tile{'' if state.pool == 1 else 's'} left. "
