@@ -253,3 +253,11 @@ def test_loops_of_both_colours_of_equal_length_draw() -> None:
     state = play("e0,0", "a2,-1", "a5,-1", "f3,1", "f-2,1", "a5,0")
     assert state.result is not None and state.result.winner is None
     assert state.result.reason == "both colours closed loops; the longest of each is 6 tiles"
+
+
+def test_a_cell_far_out_never_joins_and_under_strict_costs_the_turn() -> None:
+    assert refusal("a0,0", "a3000,0").startswith("the tile at 3000,0 would not join the group")
+    assert "first tile must be placed at 0,0" in refusal("a-5000,7")
+    state = play("a0,0", "a3000,-99999", options=("-strict",))
+    assert state.to_move == 0 and state.moves == ("a0,0", "a3000,-99999")
+    assert state.position_number(3000, 0) is None

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 STRIDE = 4097  # odd, so the parity of an id is the parity of col + row
 OFFSET = 2048  # cells with |col|, |row| < 2048 have ids
-LIMIT = OFFSET - 8  # coordinates a player may name (room for neighbours)
+LIMIT = OFFSET - 8  # cells with ids (and room for neighbours); the pool is at most 1000
 
 RED, BLUE, PURPLE = 0, 1, 2
 COLOUR_MARKS = "ox*"  # text marks: red path end, blue path end, both

@@ -53,6 +53,11 @@ class VascoMove:
         return f"{LETTERS[self.orientation]}{self.col},{self.row}"
 
 
+def _beyond_reach(col: int, row: int) -> bool:
+    """Cells too far out to have an id: no group of at most 1000 tiles reaches them."""
+    return abs(col) > LIMIT or abs(row) > LIMIT
+
+
 def _cell_text(cid: int) -> str:
     col, row = cell_of(cid)
     return f"{col},{row}"
@@ -115,6 +120,8 @@ class VascoState(State[VascoMove]):
         return cells
 
     def position_number(self, col: int, row: int) -> int | None:
+        if _beyond_reach(col, row):
+            return None
         cid = cell_id(col, row)
         try:
             return self.positions.index(cid) + 1
@@ -131,12 +138,6 @@ class VascoState(State[VascoMove]):
         if match:
             letter, col, row = match.group(1), int(match.group(2)), int(match.group(3))
             self._check_letter(text, letter)
-            if abs(col) > LIMIT or abs(row) > LIMIT:
-                raise MoveSyntaxError(
-                    text,
-                    f"cell {col},{row} is far off the board; "
-                    "coordinates stay within a few dozen of 0,0",
-                )
             return VascoMove(col, row, LETTERS.index(letter))
         match = _POSITION_MOVE.fullmatch(compact)
         if match:
@@ -170,11 +171,13 @@ class VascoState(State[VascoMove]):
         if self._result is not None:
             raise IllegalMove(text, "the game is over")
         assert self._to_move is not None
-        cid = cell_id(move.col, move.row)
         board = self.board.copy()
-        placed = board.attempt(cid, move.orientation, self.pool)
+        if _beyond_reach(move.col, move.row):  # no id; it could never join the group
+            placed: list[int] | int = DISCONNECTED if board.tiles else NOT_ORIGIN
+        else:
+            placed = board.attempt(cell_id(move.col, move.row), move.orientation, self.pool)
         if isinstance(placed, int):
-            reason = self._explain(placed, cid, move.orientation)
+            reason = self._explain(placed, move)
             if placed == OCCUPIED or not self.options["strict"]:
                 raise IllegalMove(text, reason)
             return self._lost_turn(text, reason)
@@ -221,20 +224,21 @@ class VascoState(State[VascoMove]):
             (),
         )
 
-    def _explain(self, code: int, cid: int, orientation: int) -> str:
+    def _explain(self, code: int, move: VascoMove) -> str:
         """The reason for a failed placement, in words a player understands."""
-        where = _cell_text(cid)
+        where = f"{move.col},{move.row}"
         if code == OCCUPIED:
             return f"cell {where} already holds a tile"
         if code == NOT_ORIGIN:
             return "the first tile must be placed at 0,0, the middle of the playing area"
-        if code == POOL:
-            return self._pool_reason(cid, orientation)
         if code == DISCONNECTED:
             return (
                 f"the tile at {where} would not join the group: it shares no edge with a "
                 "tile, and the auto moves it causes do not connect it"
             )
+        cid, orientation = cell_id(move.col, move.row), move.orientation
+        if code == POOL:
+            return self._pool_reason(cid, orientation)
         assert code == MISFIT
         colours = SIDE_COLOURS[orientation]
         tiles = self.board.tiles
