@@ -18,7 +18,7 @@ from typing import TextIO
 
 from . import __version__
 from .games import GAMES, get_game
-from .games.base import Game, IllegalMove, MoveSyntaxError, OptionError
+from .games.base import Game, OptionError, ReplayError
 
 USAGE = f"""\
 usage: pbem <game> help
@@ -58,18 +58,12 @@ def preview_new(game: Game, words: Sequence[str], out: TextIO) -> int:
     options = [word for word in words[1:] if word.startswith("-")]
     moves = [word for word in words[1:] if not word.startswith("-")]
     try:
-        state = game.start(options)
+        state = game.replay(game.parse_options(options), moves)
     except OptionError as error:
         raise UsageError(str(error)) from error
-    for number, text in enumerate(moves, start=1):
-        try:
-            state = state.play_text(text)
-        except MoveSyntaxError as error:
-            print(f"Move {number} ({text}) cannot be read: {error.reason}.", file=sys.stderr)
-            return 1
-        except IllegalMove as error:
-            print(f"Move {number} ({text}) is illegal: {error.reason}.", file=sys.stderr)
-            return 1
+    except ReplayError as error:
+        print(f"{error}.", file=sys.stderr)
+        return 1
     if as_json:
         out.write(json.dumps(state.to_json()) + "\n")
     else:

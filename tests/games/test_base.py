@@ -43,6 +43,10 @@ def test_replay_names_the_failing_move() -> None:
         VASCO.replay(VASCO.parse_options([]), ["a0,0", "b1,0", "b1,0"])
     assert caught.value.number == 3
     assert str(caught.value) == "Move 3 (b1,0) is illegal: cell 1,0 already holds a tile"
+    assert not caught.value.unreadable
+    with pytest.raises(ReplayError, match=r"^Move 2 \(zz\) cannot be read: a Vasco move") as caught:
+        VASCO.replay(VASCO.parse_options([]), ["a0,0", "zz"])
+    assert caught.value.unreadable
 
 
 def test_games_registry() -> None:

@@ -39,13 +39,16 @@ class OptionError(ValueError):
 
 
 class ReplayError(ValueError):
-    """A move of a record failed while replaying it (1-based `number`)."""
+    """A move of a record failed while replaying it (1-based `number`);
+    `unreadable` tells text that is no move from a move the rules forbid."""
 
-    def __init__(self, number: int, text: str, reason: str) -> None:
-        super().__init__(f"Move {number} ({text}) is illegal: {reason}")
+    def __init__(self, number: int, text: str, reason: str, unreadable: bool = False) -> None:
+        what = "cannot be read" if unreadable else "is illegal"
+        super().__init__(f"Move {number} ({text}) {what}: {reason}")
         self.number = number
         self.text = text
         self.reason = reason
+        self.unreadable = unreadable
 
 
 @dataclass(frozen=True)
@@ -308,5 +311,6 @@ class Game(ABC):
             try:
                 state = state.play_text(text)
             except MoveError as error:
-                raise ReplayError(number, text, error.reason) from error
+                unreadable = isinstance(error, MoveSyntaxError)
+                raise ReplayError(number, text, error.reason, unreadable) from error
         return state

@@ -85,13 +85,26 @@ def neighbours(col: int, row: int) -> tuple[tuple[int, int], tuple[int, int], tu
     return (col - 1, row), (col + 1, row), (col, vertical)
 
 
-# Ids within distance two of an id (its neighbours, then theirs), by parity.
-_RING2_UP = (-1, 1, STRIDE, -2, -1 - STRIDE, 2, 1 - STRIDE, STRIDE - 1, STRIDE + 1)
-_RING2_DOWN = (-1, 1, -STRIDE, -2, STRIDE - 1, 2, STRIDE + 1, -STRIDE - 1, -STRIDE + 1)
+def offsets_within(distance: int, up: bool) -> tuple[int, ...]:
+    """Id offsets of the other cells within `distance` steps of an up (or a
+    down) cell, nearest first."""
+    start = 0 if up else 1  # an even id points up
+    reached = [start]
+    ring = [start]
+    for _ in range(distance):
+        ring = [n for cid in ring for n in neighbour_ids(cid) if n not in reached]
+        ring = list(dict.fromkeys(ring))
+        reached += ring
+    return tuple(cid - start for cid in reached[1:])
+
+
+_RING2 = (offsets_within(2, up=True), offsets_within(2, up=False))
 
 
 def ring2_offsets(cid: int) -> tuple[int, ...]:
-    return _RING2_UP if cid & 1 == 0 else _RING2_DOWN
+    """Offsets of the cells within two steps of `cid`: those whose possible
+    orientations a tile at `cid` can change."""
+    return _RING2[cid & 1]
 
 
 def side_towards(col: int, row: int, other: tuple[int, int]) -> int:

@@ -14,7 +14,8 @@ import random
 from dataclasses import dataclass
 
 from .board import ORIGIN, Board
-from .geometry import BLUE, RED, STRIDE
+from .end import loop_result, path_result
+from .geometry import RED, offsets_within
 
 MAX_DRAWS = 48
 
@@ -28,23 +29,7 @@ class Playout:
     tiles: int  # tiles placed, auto moves included
 
 
-def _offsets_within(distance: int, up: bool) -> tuple[int, ...]:
-    """Id offsets of the cells within `distance` steps of an up (or down) cell."""
-    start = 0 if up else 1  # an even id points up
-    reached = {start}
-    ring = {start}
-    for _ in range(distance):
-        ring = {
-            n
-            for cid in ring
-            for n in (cid - 1, cid + 1, cid + STRIDE if cid & 1 == 0 else cid - STRIDE)
-        } - reached
-        reached |= ring
-    return tuple(sorted(cid - start for cid in reached if cid != start))
-
-
-_NEAR_UP = _offsets_within(3, True)
-_NEAR_DOWN = _offsets_within(3, False)
+_NEAR = (offsets_within(3, up=True), offsets_within(3, up=False))
 
 
 def random_playout(
@@ -84,7 +69,7 @@ def random_playout(
         if placed is None:
             legal = board.legal_moves(pool)
             if not legal:
-                return Playout(_longer_loses(board), moves, len(tiles))
+                return Playout(path_result(board, pool, player).winner, moves, len(tiles))
             cid, orientation = legal[int(draw() * len(legal))]
             attempt = board.attempt(cid, orientation, pool)
             assert isinstance(attempt, list)
@@ -94,29 +79,14 @@ def random_playout(
         if record is not None:
             record.append((placed[0], tiles[placed[0]]))
         for cid in placed:
-            for offset in _NEAR_UP if cid & 1 == 0 else _NEAR_DOWN:
+            for offset in _NEAR[cid & 1]:
                 near = cid + offset
                 if near not in known:
                     known.add(near)
                     candidates.append(near)
-        red, blue = board.loops_through(placed)
-        if red or blue:
-            if not blue:
-                return Playout(RED, moves, len(tiles))
-            if not red:
-                return Playout(BLUE, moves, len(tiles))
-            return Playout(_winner_by_length(max(red), max(blue)), moves, len(tiles))
-        if pool == 0:
-            return Playout(_longer_loses(board), moves, len(tiles))
+        result = loop_result(*board.loops_through(placed))
+        if result is None and pool == 0:
+            result = path_result(board, pool, player)
+        if result is not None:
+            return Playout(result.winner, moves, len(tiles))
         player ^= 1
-
-
-def _longer_loses(board: Board) -> int | None:
-    (_, red), (_, blue) = board.path_summary()
-    return _winner_by_length(red, blue)
-
-
-def _winner_by_length(red: int, blue: int) -> int | None:
-    if red == blue:
-        return None
-    return BLUE if red > blue else RED

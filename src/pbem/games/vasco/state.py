@@ -9,14 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..base import IllegalMove, MoveRecord, MoveSyntaxError, Options, Result, State
 from .board import DISCONNECTED, MISFIT, NOT_ORIGIN, OCCUPIED, POOL, Board
+from .end import loop_result, path_result, tiles_text
 from .geometry import (
-    BLUE,
     COLOUR_MARKS,
     COLOUR_NAMES,
     LETTERS,
     LIMIT,
     OPPOSITE_SIDE,
-    RED,
     SIDE_COLOURS,
     SIDE_NAMES,
     cell_id,
@@ -190,9 +189,9 @@ class VascoState(State[VascoMove]):
         history = (*self._history, MoveRecord(self._to_move, text, note))
         pool = self.pool - len(placed)
         next_player = 1 - self._to_move
-        result = _loop_result(*board.loops_through(placed))
+        result = loop_result(*board.loops_through(placed))
         if result is None and (pool == 0 or not board.has_legal_move(pool)):
-            result = _path_result(board, pool, next_player)
+            result = path_result(board, pool, next_player)
         return VascoState(
             self.game,
             self.options,
@@ -212,7 +211,7 @@ class VascoState(State[VascoMove]):
         next_player = 1 - self._to_move
         result = None
         if not self.board.has_legal_move(self.pool):
-            result = _path_result(self.board, self.pool, next_player)
+            result = path_result(self.board, self.pool, next_player)
         return VascoState(
             self.game,
             self.options,
@@ -272,7 +271,7 @@ class VascoState(State[VascoMove]):
         autos = len(placed) - 1
         return (
             f"the tile and its {autos} auto move{'' if autos == 1 else 's'} would need "
-            f"{_tiles(len(placed))}, but the pool holds only {_tiles(self.pool)}"
+            f"{tiles_text(len(placed))}, but the pool holds only {tiles_text(self.pool)}"
         )
 
     # -- output ---------------------------------------------------------------
@@ -302,48 +301,3 @@ class VascoState(State[VascoMove]):
         from .svg_board import render_svg
 
         return render_svg(self)
-
-
-def _tiles(count: int) -> str:
-    return f"{count} tile" if count == 1 else f"{count} tiles"
-
-
-def _loop_result(red: list[int], blue: list[int]) -> Result | None:
-    """The end by loops, after a move that closed `red` and `blue` loops."""
-    if red and not blue:
-        return Result(RED, f"O (red) closed a loop of {max(red)} tiles")
-    if blue and not red:
-        return Result(BLUE, f"X (blue) closed a loop of {max(blue)} tiles")
-    if red and blue:
-        longest_red, longest_blue = max(red), max(blue)
-        if longest_red == longest_blue:
-            return Result(
-                None, f"both colours closed loops; the longest of each is {longest_red} tiles"
-            )
-        loser = RED if longest_red > longest_blue else BLUE
-        return Result(
-            1 - loser,
-            f"both colours closed loops and the longest, "
-            f"{max(longest_red, longest_blue)} tiles, is "
-            f"{'red' if loser == RED else 'blue'}'s (red {longest_red}, "
-            f"blue {longest_blue}), so {'red' if loser == RED else 'blue'} loses",
-        )
-    return None
-
-
-def _path_result(board: Board, pool: int, player: int) -> Result:
-    """The end by exhaustion (empty pool, or `player` cannot move) with no loop."""
-    (_, red), (_, blue) = board.path_summary()
-    why = (
-        "the pool is empty"
-        if pool == 0
-        else f"{'O (red)' if player == RED else 'X (blue)'} has no legal move"
-    )
-    if red == blue:
-        return Result(None, f"{why} and no loop was closed; both longest paths are {_tiles(red)}")
-    loser = "red" if red > blue else "blue"
-    return Result(
-        BLUE if red > blue else RED,
-        f"{why} and no loop was closed; the longest path, {_tiles(max(red, blue))}, is "
-        f"{loser}'s (red {red}, blue {blue}), so {loser} loses",
-    )
