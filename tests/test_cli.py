@@ -91,6 +91,8 @@ def test_unreadable_move_shows_the_expected_form(capsys: pytest.CaptureFixture[s
         (["vasco", "preview", "new", "2", "-size=0"], "too small"),
         (["vasco", "preview", "new", "2", "-colour=red"], "Unknown option -colour"),
         (["vasco", "preview", "new"], "number of players"),
+        (["vasco", "preview", "new", "\u00b2"], "number of players"),
+        (["vasco", "preview", "new", "9" * 5000], "number of players"),
         (["chess", "help"], "No game called 'chess'"),
         (["vasco", "dance"], "Unknown vasco command"),
     ],

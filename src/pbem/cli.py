@@ -11,6 +11,7 @@ status: 0 done, 1 a move could not be played, 2 the command was wrong.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Sequence
 from importlib import resources
@@ -45,7 +46,7 @@ def preview_new(game: Game, words: Sequence[str], out: TextIO) -> int:
     """`preview new <players> [-options] [MOVE ...] [--json]`."""
     as_json = "--json" in words
     words = [word for word in words if word != "--json"]
-    if not words or not words[0].isdigit():
+    if not words or not re.fullmatch(r"[0-9]{1,3}", words[0]):
         raise UsageError(
             f"preview new needs the number of players first, like "
             f"'pbem {game.name} preview new {game.players} a0,0'."

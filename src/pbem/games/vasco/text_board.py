@@ -152,8 +152,8 @@ def _status(state: VascoState) -> list[str]:
     )
     lines.append(state.status_line())
     if state.result is None and state.positions:
-        touching = [move for move in state.legal_moves() if state.touches_group(move)]
-        sample = (touching or state.legal_moves())[0]
+        legal = state.legal_moves()
+        sample = next((move for move in legal if state.touches_group(move)), legal[0])
         number = state.position_number(sample.col, sample.row)
         lines.append(
             f"For example: {LETTERS[sample.orientation]}{number} (the same as {sample.text})."
