@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from .base import Game
+from .trugo import TrugoGame
 from .vasco import VascoGame
 
-GAMES: dict[str, Game] = {game.name: game for game in (VascoGame(),)}
+GAMES: dict[str, Game] = {game.name: game for game in (VascoGame(), TrugoGame())}
 
 
 def get_game(name: str) -> Game:

@@ -278,7 +278,7 @@ class Game(ABC):
                     f"Cannot read option {word!r}: options look like -size=40. "
                     f"{self.title} options: {known}."
                 )
-            name = match.group(1).lower()
+            name = match.group(1).lower().replace("-", "_")
             if name not in specs:
                 raise OptionError(
                     f"Unknown option -{name} for {self.title}; its options are: {known}."
