@@ -1,0 +1,243 @@
+r"""The Trugo board as text for a mail, after pbmserv's help figure.
+
+Each tile is a hexagon 13 characters wide and 7 lines tall with its cell in
+the middle; the blue half is dotted, the white half blank, so each arch shows
+as the band of its colour curling round the other colour's tip. Tile `a0,0`:
+
+       +-----+          corners: e (right), ne, nw (top), w (left), sw, se
+      /::    :\         e, nw, sw are white junctions, w, ne, se blue
+     /:::   :::\        a stack shows its top piece in capitals and the
+    +:::  0,0  ::+      pinned piece below in small letters: Ox, Xo, Oo, Xx
+     \:::   :::/
+      \::    :/
+       +-----+
+
+At the corners: `O` or `X` a piece (with the one below it for a stack), `+`
+an empty junction, `.` a partial junction (fewer than three tiles). An empty
+cell where a tile may be placed shows its position number. `@` marks the
+tile of the last move. Boards wider than a mail's 80 columns are printed in
+panels.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from typing import TYPE_CHECKING
+
+from .board import MOVE, PLACE, REMOVE
+from .geometry import (
+    CORNER_DELTAS,
+    ROTATIONS,
+    WHITE_TIP,
+    cell_of,
+    colour_of,
+    point_of,
+)
+
+if TYPE_CHECKING:
+    from .state import TrugoState
+
+WIDTH = 80
+XS, YS = 3, 3  # characters per lattice step across, lines per lattice step down
+HALF_WIDTH = 2 * XS  # from a cell's centre to its east corner
+PIECES = "OX"
+LEGEND = (
+    "O X: White's and Blue's pieces; a stack shows its top piece in capitals\n"
+    "and the pinned one below it in small letters (Ox: O on top of x).\n"
+    "+ empty junction   . partial junction   : blue half of a tile   @ last move\n"
+    "A junction is a tile's cell and corner: the corner at the right end of the\n"
+    "middle line of tile 1,0 is 1,0e, at its left end 1,0w (also ne nw sw se).\n"
+    "Moves: place a0,0 (rotation a b c, or a position number: b3), remove x1,0,\n"
+    "move a piece 1,0e-0,1w, pass."
+)
+
+
+def _half_of_rotation_a(px: float, py: float) -> int:
+    """The colour (0 white, 1 blue) at a point of a tile in rotation a, in
+    units of the circumradius: blue right of the middle line, white left of
+    it, but white within half an edge of the east corner and blue within
+    half an edge of the west corner (the tips)."""
+    if math.hypot(px - 1, py) < 0.5:
+        return 0
+    if math.hypot(px + 1, py) < 0.5:
+        return 1
+    return 1 if px > 0 else 0
+
+
+def _colour_at(rotation: int, dx: int, dy: int) -> int:
+    """The colour under the character `dx` columns and `dy` lines from the
+    centre of a tile in `rotation` (turned back to rotation a)."""
+    px = dx / XS * 0.5
+    py = dy / YS * math.sqrt(3) / 2
+    angle = -math.radians(60 * WHITE_TIP[rotation])  # page y grows down: this turns clockwise
+    rx = px * math.cos(angle) + py * math.sin(angle)
+    ry = -px * math.sin(angle) + py * math.cos(angle)
+    return _half_of_rotation_a(rx, ry)
+
+
+def _pattern(rotation: int) -> dict[tuple[int, int], str]:
+    """The tile's inside, character by character: ':' blue, ' ' white."""
+    inside: dict[tuple[int, int], str] = {}
+    for dy in range(-YS + 1, YS):
+        reach = HALF_WIDTH - abs(dy) * XS // YS - 1  # the last column inside the slant
+        for dx in range(-reach, reach + 1):
+            inside[dx, dy] = ":" if _colour_at(rotation, dx, dy) else " "
+    return inside
+
+
+PATTERNS = tuple(_pattern(rotation) for rotation in range(3))
+
+
+class _Canvas:
+    """Characters at lattice points: column XS * x, line YS * y (shifted)."""
+
+    def __init__(self, x0: int, y0: int, width: int, height: int) -> None:
+        self.x0, self.y0 = x0, y0
+        self.width = width
+        self.lines = [[" "] * width for _ in range(height)]
+
+    def put(self, x: int, y: int, dx: int, dy: int, text: str) -> None:
+        line = YS * (y - self.y0) + dy
+        col = XS * (x - self.x0) + dx
+        if 0 <= line < len(self.lines):
+            for i, char in enumerate(text):
+                if 0 <= col + i < self.width:
+                    self.lines[line][col + i] = char
+
+    def tile(self, x: int, y: int, rotation: int, label: str, last: bool) -> None:
+        for (dx, dy), char in PATTERNS[rotation].items():
+            self.put(x, y, dx, dy, char)
+        self.put(x, y, -XS + 1, -YS, "-" * (2 * XS - 1))
+        self.put(x, y, -XS + 1, YS, "-" * (2 * XS - 1))
+        for i in range(1, YS):
+            self.put(x, y, -XS - i, -YS + i, "/")
+            self.put(x, y, XS + i, -YS + i, "\\")
+            self.put(x, y, -XS - i, YS - i, "\\")
+            self.put(x, y, XS + i, YS - i, "/")
+        self.put(x, y, -(len(label) // 2), 0, label)
+        if last:
+            self.put(x, y, 0, -1, "@")
+
+    def number(self, x: int, y: int, number: int) -> None:
+        text = str(number)
+        self.put(x, y, -(len(text) // 2), 0, text)
+
+    def corner(self, vid: int, mark: str) -> None:
+        x, y = point_of(vid)
+        if len(mark) == 1:
+            self.put(x, y, 0, 0, mark)
+        else:  # a stack: white junctions open to the right, blue ones to the left
+            self.put(x, y, 0 if colour_of(vid) == 0 else -1, 0, mark)
+
+
+def _corner_mark(state: TrugoState, vid: int) -> str:
+    board = state.board
+    stack = board.stacks.get(vid)
+    if stack is None:
+        return "+" if board.count.get(vid, 0) == 3 else "."
+    if len(stack) == 1:
+        return PIECES[stack[0]]
+    return PIECES[stack[1]] + PIECES[stack[0]].lower()
+
+
+def _panels(low: int, high: int) -> list[tuple[int, int]]:
+    """Ranges of cell columns, each drawn no wider than WIDTH, of even widths,
+    each sharing its last column with the next so every tile is seen whole."""
+    widest = (WIDTH - 2 * XS * 2 - 2) // (3 * XS)  # column steps that fit in one panel
+    if high - low <= widest:
+        return [(low, high)]
+    count = math.ceil((high - low) / widest)
+    step = math.ceil((high - low) / count)
+    return [(start, min(start + step, high)) for start in range(low, high, step)]
+
+
+def board_lines(state: TrugoState) -> list[str]:
+    """The drawing alone, as lines (panels separated by a blank line)."""
+    board = state.board
+    last = state.last
+    placed = last.move.raw[1] if last is not None and last.move.raw[0] == PLACE else None
+    numbers = {cid: n for n, cid in enumerate(state.positions, start=1)}
+    cells = [*board.tiles, *numbers]
+    if not cells:
+        return []
+    columns = [cell_of(cid)[0] for cid in cells]
+    y_low = min(point_of(cid)[1] for cid in cells) - 1
+    y_high = max(point_of(cid)[1] for cid in cells) + 1
+    lines: list[str] = []
+    panels = _panels(min(columns), max(columns))
+    for first, final in panels:
+        if len(panels) > 1:
+            lines.append(f"Columns {first} to {final}:")
+        left, right = 3 * first - 2, 3 * final + 2
+        canvas = _Canvas(left, y_low, XS * (right - left) + 2, YS * (y_high - y_low) + 1)
+        shown = [cid for cid in board.order if first <= cell_of(cid)[0] <= final]
+        for cid in shown:
+            x, y = point_of(cid)
+            col, row = cell_of(cid)
+            canvas.tile(x, y, board.tiles[cid], f"{col},{row}", cid == placed)
+        for cid, number in numbers.items():
+            if first <= cell_of(cid)[0] <= final:
+                x, y = point_of(cid)
+                canvas.number(x, y, number)
+        for cid in shown:
+            for d in CORNER_DELTAS:
+                canvas.corner(cid + d, _corner_mark(state, cid + d))
+        drawn = ["".join(chars).rstrip() for chars in canvas.lines]
+        while drawn and not drawn[-1]:
+            drawn.pop()
+        lines.extend(line for line in drawn[next(i for i, t in enumerate(drawn) if t) :])
+        lines.append("")
+    return lines
+
+
+def render_text(state: TrugoState) -> str:
+    """The whole text board: status lines, the drawing, the legend."""
+    lines = [line for text in _status(state) for line in _wrap(text)]
+    lines.append("")
+    lines.extend(board_lines(state))
+    lines.append(LEGEND)
+    return "\n".join(lines) + "\n"
+
+
+def _wrap(text: str) -> list[str]:
+    return textwrap.wrap(text, WIDTH - 2, subsequent_indent="  ")
+
+
+def _status(state: TrugoState) -> list[str]:
+    board = state.board
+    out: list[str] = []
+    last_move = state.last_move_line()
+    if last_move:
+        out.append(last_move)
+    if board.pool:
+        phase = f"Waxing phase: {board.pool} tile{'' if board.pool == 1 else 's'} in the pool."
+    else:
+        phase = "Waning phase: the pool is empty; tiles are removed now."
+    on = board.on_board()
+    out.append(
+        f"{phase} Pieces (White O, Blue X): on the board {on[0]}, {on[1]}; "
+        f"in hand {board.hand[0]}, {board.hand[1]}; captured {board.captured[0]}, "
+        f"{board.captured[1]}; gone with tiles {board.removed[0]}, {board.removed[1]}."
+    )
+    out.append(state.status_line())
+    if state.result is None:
+        out.append(_example(state))
+    return out
+
+
+def _example(state: TrugoState) -> str:
+    """One legal move of each kind, written out, so a reader sees the forms."""
+    examples: dict[int, str] = {}
+    for move in state.legal_moves():
+        kind = move.raw[0]
+        if kind not in examples:
+            text = move.text
+            if kind == PLACE:
+                number = state.position_number(move.raw[1])
+                text = f"{ROTATIONS[move.raw[2]]}{number} (the same as {text})"
+            examples[kind] = text
+    if not examples or list(examples) == [3]:
+        return "No legal move: the only move is pass."
+    words = {PLACE: "place", REMOVE: "remove", MOVE: "move"}
+    return "For example: " + "; ".join(f"{words[k]} {examples[k]}" for k in sorted(examples)) + "."
