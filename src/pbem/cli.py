@@ -42,6 +42,11 @@ def rules_text(game: Game) -> str:
     return (resources.files("pbem") / "rules" / f"{game.name}.md").read_text(encoding="utf-8")
 
 
+def is_option(word: str) -> bool:
+    """`-size=40` is an option; `-1,0e-0,0w` (a cell with a negative column) a move."""
+    return re.match(r"--?[A-Za-z_]", word) is not None
+
+
 def preview_new(game: Game, words: Sequence[str], out: TextIO) -> int:
     """`preview new <players> [-options] [MOVE ...] [--json]`."""
     as_json = "--json" in words
@@ -56,8 +61,8 @@ def preview_new(game: Game, words: Sequence[str], out: TextIO) -> int:
             f"{game.title} is played by {game.players} players, not {words[0]}: "
             f"write 'preview new {game.players}'."
         )
-    options = [word for word in words[1:] if word.startswith("-")]
-    moves = [word for word in words[1:] if not word.startswith("-")]
+    options = [word for word in words[1:] if is_option(word)]
+    moves = [word for word in words[1:] if not is_option(word)]
     try:
         state = game.replay(game.parse_options(options), moves)
     except OptionError as error:
