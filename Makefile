@@ -27,6 +27,7 @@ format: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) -m bench.playouts vasco --seconds 20
+	$(PY) -m bench.playouts trugo --seconds 20
 
 serve:
 	@echo "The server is not built yet: it arrives with the server issues (command layer,"

@@ -2,7 +2,9 @@
 
 `python -m bench.playouts vasco --seconds 20` plays uniformly random legal games
 for that long, in one process and one thread, and prints playouts, player moves and
-tiles placed per second, next to the target. Go 9x9 from OpenSpiel (the `bench`
+tiles placed per second, next to the target (Vasco's counts playouts per second,
+Trugo's moves per second). A game whose playouts stop at a cap of turns (Trugo:
+1,000) also reports how many playouts hit it. Go 9x9 from OpenSpiel (the `bench`
 extra) is timed the same way in the same run, so figures from different machines
 can be compared: divide by the Go figure. Each game registers one entry in `GAMES`.
 """
@@ -17,8 +19,10 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, cast
 
+from pbem.games.trugo.playout import CAP as TRUGO_CAP
+from pbem.games.trugo.playout import random_playout as trugo_playout
 from pbem.games.vasco.playout import random_playout as vasco_playout
 
 INSTALL_HINT = (
@@ -39,17 +43,32 @@ class Counts(Protocol):
     def tiles(self) -> int: ...
 
 
+class CappedCounts(Counts, Protocol):
+    """A playout that stops undecided after a cap of turns says whether it did."""
+
+    @property
+    def capped(self) -> bool: ...
+
+
+Rate = Literal["playouts", "moves"]
+
+
 @dataclass(frozen=True)
 class Target:
-    """At least `rate` playouts per second with a pool of `size` pieces."""
+    """At least `rate` playouts (or player moves, as `per` says) per second with
+    a pool of `size` pieces."""
 
     size: int
     rate: float
+    per: Rate = "playouts"
 
 
 @dataclass(frozen=True)
 class Game:
-    """A game's random playout, `play(size, rng)`, and what its figures mean."""
+    """A game's random playout, `play(size, rng)`, and what its figures mean.
+
+    With a `cap`, a playout stops undecided after that many turns and its
+    counts say so (`CappedCounts`); the benchmark reports how many did."""
 
     play: Callable[[int, random.Random], Counts]
     default_size: int
@@ -57,9 +76,10 @@ class Game:
     moves_are: str
     placed_are: str
     target: Target | None = None
+    cap: int | None = None
 
 
-# One entry per game; trugo, vacu and convacu add theirs here.
+# One entry per game; vacu and convacu add theirs here.
 GAMES: dict[str, Game] = {
     "vasco": Game(
         play=vasco_playout,
@@ -68,6 +88,15 @@ GAMES: dict[str, Game] = {
         moves_are="player moves",
         placed_are="tiles placed, auto moves included",
         target=Target(size=54, rate=500.0),
+    ),
+    "trugo": Game(
+        play=trugo_playout,
+        default_size=36,
+        size_unit="tiles",
+        moves_are="turns: a tile placed or removed, a piece moved, or a pass",
+        placed_are="tiles placed",
+        target=Target(size=36, rate=5000.0, per="moves"),
+        cap=TRUGO_CAP,
     ),
 }
 
@@ -85,6 +114,8 @@ class Result:
     moves_are: str
     placed_are: str
     target: Target | None = None
+    cap: int | None = None  # turns after which a playout stops undecided
+    capped: int | None = None  # playouts that hit the cap; None without a cap
 
     @property
     def playouts_per_s(self) -> float:
@@ -103,30 +134,48 @@ class Result:
         """Whether the target is met; None without a target or at another size."""
         if self.target is None or self.target.size != self.size:
             return None
-        return self.playouts_per_s >= self.target.rate
+        return self.rate(self.target.per) >= self.target.rate
+
+    def rate(self, per: Rate) -> float:
+        """Playouts or player moves per second."""
+        return self.playouts_per_s if per == "playouts" else self.moves_per_s
 
 
-def measure(play: Callable[[], tuple[int, int]], seconds: float) -> tuple[int, int, int, float]:
-    """Run `play` (one playout -> moves, placed) for `seconds` after a short warm-up.
+@dataclass(frozen=True)
+class Totals:
+    """What `measure` counted: playouts, their moves, pieces placed and capped
+    playouts, and the time they took."""
 
-    Returns playouts, moves, placed and the elapsed time; the clock is read after
-    each playout, so the run ends at most one playout late and is timed exactly.
+    playouts: int
+    moves: int
+    placed: int
+    capped: int
+    seconds: float
+
+
+def measure(play: Callable[[], tuple[int, int, bool]], seconds: float) -> Totals:
+    """Run `play` (one playout -> moves, placed, capped) for `seconds` after a
+    short warm-up.
+
+    The clock is read after each playout, so the run ends at most one playout
+    late and is timed exactly.
     """
     clock = time.perf_counter
     warm_until = clock() + min(0.5, seconds / 10)
     while clock() < warm_until:
         play()
-    playouts = moves = placed = 0
+    playouts = moves = placed = capped = 0
     start = clock()
     end = start + seconds
     now = start
     while now < end:
-        m, p = play()
+        m, p, c = play()
         playouts += 1
         moves += m
         placed += p
+        capped += c
         now = clock()
-    return playouts, moves, placed, now - start
+    return Totals(playouts, moves, placed, capped, now - start)
 
 
 def bench_game(name: str, size: int, seconds: float, seed: int) -> Result:
@@ -134,21 +183,24 @@ def bench_game(name: str, size: int, seconds: float, seed: int) -> Result:
     game = GAMES[name]
     rng = random.Random(seed)
 
-    def play() -> tuple[int, int]:
+    def play() -> tuple[int, int, bool]:
         counts = game.play(size, rng)
-        return counts.moves, counts.tiles
+        capped = game.cap is not None and cast(CappedCounts, counts).capped
+        return counts.moves, counts.tiles, capped
 
-    playouts, moves, placed, elapsed = measure(play, seconds)
+    totals = measure(play, seconds)
     return Result(
         name=f"{name} {size} {game.size_unit}",
         size=size,
-        playouts=playouts,
-        moves=moves,
-        placed=placed,
-        seconds=elapsed,
+        playouts=totals.playouts,
+        moves=totals.moves,
+        placed=totals.placed,
+        seconds=totals.seconds,
         moves_are=game.moves_are,
         placed_are=game.placed_are,
         target=game.target,
+        cap=game.cap,
+        capped=None if game.cap is None else totals.capped,
     )
 
 
@@ -181,14 +233,14 @@ def go_playout(game: Any, rng: random.Random) -> tuple[int, int]:
 def bench_go(game: Any, seconds: float, seed: int) -> Result:
     """Time random Go playouts driven from Python, as ours are."""
     rng = random.Random(seed)
-    playouts, moves, placed, elapsed = measure(lambda: go_playout(game, rng), seconds)
+    totals = measure(lambda: (*go_playout(game, rng), False), seconds)
     return Result(
         name=f"go {GO_SIZE}x{GO_SIZE} (OpenSpiel)",
         size=None,
-        playouts=playouts,
-        moves=moves,
-        placed=placed,
-        seconds=elapsed,
+        playouts=totals.playouts,
+        moves=totals.moves,
+        placed=totals.placed,
+        seconds=totals.seconds,
         moves_are="actions, passes included",
         placed_are="stones placed (actions other than pass)",
     )
@@ -197,7 +249,7 @@ def bench_go(game: Any, seconds: float, seed: int) -> Result:
 def _target_text(result: Result) -> str:
     if result.target is None:
         return ""
-    rate = f">= {result.target.rate:g}/s"
+    rate = f"{result.target.per} >= {result.target.rate:g}/s"
     if result.target_met is None:
         return f"{rate} at {result.target.size} only"
     return f"{rate}: {'met' if result.target_met else 'NOT met'}"
@@ -205,7 +257,7 @@ def _target_text(result: Result) -> str:
 
 def format_table(results: Sequence[Result], header: str) -> str:
     """The human-readable report: a header line, an aligned table and a legend."""
-    rows = [("game", "playouts", "playouts/s", "moves/s", "placed/s", "target")]
+    rows = [("game", "playouts", "playouts/s", "moves/s", "placed/s", "capped", "target")]
     rows += [
         (
             r.name,
@@ -213,6 +265,7 @@ def format_table(results: Sequence[Result], header: str) -> str:
             f"{r.playouts_per_s:.1f}",
             f"{r.moves_per_s:.0f}",
             f"{r.placed_per_s:.0f}",
+            "-" if r.capped is None else str(r.capped),
             _target_text(r),
         )
         for r in results
@@ -225,7 +278,10 @@ def format_table(results: Sequence[Result], header: str) -> str:
         cells.append(row[-1])
         lines.append("  ".join(cells).rstrip())
     lines.append("")
-    lines += [f"{r.name}: moves = {r.moves_are}; placed = {r.placed_are}" for r in results]
+    for r in results:
+        lines.append(f"{r.name}: moves = {r.moves_are}; placed = {r.placed_are}")
+        if r.cap is not None:
+            lines.append(f"{r.name}: capped = playouts stopped undecided at {r.cap} turns")
     return "\n".join(lines)
 
 
@@ -265,7 +321,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("game", help=f"the game to time: {', '.join(sorted(GAMES))}")
     parser.add_argument(
-        "--size", type=_positive_int, help="pool of pieces (Vasco: tiles, default 54)"
+        "--size",
+        type=_positive_int,
+        help="pool of pieces (Vasco: tiles, default 54; Trugo: tiles, default 36)",
     )
     parser.add_argument(
         "--seconds",

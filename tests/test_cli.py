@@ -104,10 +104,59 @@ def test_command_errors_exit_2_and_say_what_to_do(
     assert code == 2 and message in err
 
 
-def test_help_prints_the_rules_document(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "vasco", "help")
+@pytest.mark.parametrize("game", ["vasco", "trugo"])
+def test_help_prints_the_rules_document(capsys: pytest.CaptureFixture[str], game: str) -> None:
+    code, out, _ = run(capsys, game, "help")
     assert code == 0
-    assert out == (ROOT / "docs" / "rules" / "vasco.md").read_text(encoding="utf-8")
+    assert out == (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
+
+
+TRUGO_GAME = ["b0,0", "b1,0", "b0,-1", "c1,-2", "c2,1", "b0,1", "b-1,0", "b1,-1"]
+TRUGO_GAME += ["a-1,1", "b2,0", "b-2,2", "a-2,1", "-2,1e--1,0e", "x2,1"]
+
+
+def test_trugo_preview_json_and_moves_with_negative_columns(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A word like -2,1e--1,0e is a move (a junction of column -2), not an option."""
+    code, out, err = run(capsys, "trugo", "preview", "new", "2", "-size=12", *TRUGO_GAME, "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert list(data) == [
+        "game",
+        "options",
+        "moves",
+        "to_move",
+        "result",
+        "legal_moves",
+        "position",
+    ]
+    assert data["options"] == {"size": 12, "pieces": 25, "no_stack": False}
+    assert data["moves"] == TRUGO_GAME and data["to_move"] == 0
+    position = data["position"]
+    assert list(position) == [
+        "phase",
+        "pool",
+        "tiles",
+        "pieces",
+        "hand",
+        "on_board",
+        "captured",
+        "removed",
+    ]
+    assert position["phase"] == "waning" and position["pool"] == 0
+    assert position["tiles"][0] == {"cell": [0, 0], "rotation": "b"}
+    assert {"cell": [2, 1], "rotation": "c"} not in position["tiles"]
+    assert position["removed"] == [1, 0]
+    assert all(1 <= len(piece["stack"]) <= 2 for piece in position["pieces"])
+
+
+def test_trugo_illegal_move_names_it(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "trugo", "preview", "new", "2", "a0,0", "a5,5", "-no-stack")
+    assert code == 1 and out == ""
+    assert err == (
+        "Move 2 (a5,5) is illegal: cell 5,5 shares no side with a tile: place next to the group.\n"
+    )
 
 
 def test_usage_without_arguments(capsys: pytest.CaptureFixture[str]) -> None:

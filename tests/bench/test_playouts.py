@@ -6,13 +6,16 @@ is checked on a stand-in game, so these tests run the same with or without it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import sys
 
 import pytest
 
-from bench.playouts import GAMES, INSTALL_HINT, go_playout, main
+from bench.playouts import GAMES, INSTALL_HINT, Result, Target, go_playout, main
+from pbem.games.trugo.playout import Playout
+from pbem.games.trugo.playout import random_playout as trugo_playout
 
 QUICK = ["--seconds", "0.3", "--seed", "7"]
 
@@ -46,6 +49,74 @@ def test_json_prints_positive_figures(capsys: pytest.CaptureFixture[str]) -> Non
     assert vasco["playouts_per_s"] > 0
     assert vasco["placed_per_s"] >= vasco["moves_per_s"] > 0
     assert vasco["target_met"] is None  # the target is set for 54 tiles
+
+
+def test_trugo_table_reports_moves_target_and_capped_playouts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["trugo", *QUICK, "--no-yardstick"]) == 0
+    out = capsys.readouterr().out
+    cells = _row(out, "trugo 36 tiles")
+    playouts, per_s, moves_per_s, placed_per_s = (float(cell) for cell in cells[3:7])
+    capped = int(cells[7])
+    assert playouts > 0
+    assert per_s > 0
+    assert moves_per_s > placed_per_s > 0  # tiles are also removed and pieces moved
+    assert 0 <= capped <= playouts
+    assert "moves >= 5000/s" in out
+    assert "capped = playouts stopped undecided at 1000 turns" in out
+
+
+def test_trugo_json_reports_the_cap_and_how_many_hit_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["trugo", *QUICK, "--no-yardstick", "--json"]) == 0
+    [trugo] = json.loads(capsys.readouterr().out)["results"]
+    assert trugo["name"] == "trugo 36 tiles"
+    assert trugo["playouts"] > 0
+    assert trugo["moves_per_s"] > trugo["placed_per_s"] > 0
+    assert trugo["cap"] == 1000
+    assert 0 <= trugo["capped"] <= trugo["playouts"]
+    assert trugo["target"] == {"size": 36, "rate": 5000.0, "per": "moves"}
+    assert trugo["target_met"] == (trugo["moves_per_s"] >= 5000)
+
+
+def test_capped_playouts_are_counted(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def short(size: int, rng: random.Random) -> Playout:
+        return trugo_playout(size, rng, cap=3)
+
+    monkeypatch.setitem(GAMES, "trugo", dataclasses.replace(GAMES["trugo"], play=short))
+    assert main(["trugo", *QUICK, "--no-yardstick", "--json"]) == 0
+    [trugo] = json.loads(capsys.readouterr().out)["results"]
+    assert trugo["capped"] == trugo["playouts"] > 0
+    assert trugo["moves"] == 3 * trugo["playouts"]
+
+
+def test_games_without_a_cap_report_none(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vasco", *QUICK, "--no-yardstick", "--json"]) == 0
+    [vasco] = json.loads(capsys.readouterr().out)["results"]
+    assert vasco["cap"] is None
+    assert vasco["capped"] is None
+    assert vasco["target"]["per"] == "playouts"
+
+
+def test_a_target_counts_the_rate_it_names() -> None:
+    result = Result(
+        "g 10",
+        10,
+        playouts=10,
+        moves=1000,
+        placed=100,
+        seconds=1.0,
+        moves_are="",
+        placed_are="",
+        target=Target(10, 500.0, per="moves"),
+    )
+    assert result.target_met is True  # 1000 moves/s, though only 10 playouts/s
+    assert dataclasses.replace(result, target=Target(10, 500.0)).target_met is False
+    assert dataclasses.replace(result, size=20).target_met is None
 
 
 def test_unknown_game_exits_2_listing_the_known_ones(

@@ -159,8 +159,9 @@ class Board:
                         targets.add(there)
                 elif stackable and len(stack) == 1:
                     targets.add(there)
+        steps = VERTEX_NEIGHBOURS[colour_of(start)]  # arches keep to one colour
         for here in reached:
-            for d in VERTEX_NEIGHBOURS[colour_of(here)]:
+            for d in steps:
                 there = here + d
                 if count.get(there, 0) == 3:
                     stack = stacks.get(there)

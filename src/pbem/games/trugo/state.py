@@ -184,6 +184,8 @@ class TrugoState(State[TrugoMove]):
 
     @staticmethod
     def _rotation(text: str, letter: str) -> int:
+        if letter == "x":
+            raise MoveSyntaxError(text, "a removal names the tile's cell, like x1,0")
         if letter not in ROTATIONS:
             raise MoveSyntaxError(
                 text, f"there is no rotation {letter!r}: the three are a, b and c; {MOVE_FORM}"
