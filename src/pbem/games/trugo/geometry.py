@@ -29,17 +29,14 @@ COLOUR_NAMES = ("white", "blue")
 
 # Corners counter-clockwise from the east (as seen on the page): (dx, dy).
 CORNER_NAMES = ("e", "ne", "nw", "w", "sw", "se")
-CORNER_WORDS = ("east", "north-east", "north-west", "west", "south-west", "south-east")
 CORNER_OFFSETS = ((2, 0), (1, -1), (-1, -1), (-2, 0), (-1, 1), (1, 1))
 # Side k lies between corners k and k + 1; the cell across it is this far away.
-SIDE_NAMES = ("north-east", "north", "north-west", "south-west", "south", "south-east")
 SIDE_OFFSETS = ((3, -1), (0, -2), (-3, -1), (-3, 1), (0, 2), (3, 1))
 
 ROTATIONS = "abc"
 # Rotation k puts the white tip at corner 2k and the blue tip opposite it; each
 # arch joins the two other corners of its colour.
 WHITE_TIP = (0, 2, 4)
-BLUE_TIP = (3, 5, 1)
 ARCHES: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = tuple(
     (((2 * k + 2) % 6, (2 * k + 4) % 6), ((2 * k + 1) % 6, (2 * k + 5) % 6)) for k in range(3)
 )  # ARCHES[k] = (white arch corners, blue arch corners)
@@ -74,11 +71,7 @@ def in_reach(col: int, row: int) -> bool:
 
 CORNER_DELTAS = tuple(delta(dx, dy) for dx, dy in CORNER_OFFSETS)
 SIDE_DELTAS = tuple(delta(dx, dy) for dx, dy in SIDE_OFFSETS)
-# A vertex's three cells and three neighbouring vertices, by colour.
-VERTEX_CELLS = (
-    (delta(-2, 0), delta(1, 1), delta(1, -1)),  # white: it is their e, nw, sw corner
-    (delta(2, 0), delta(-1, 1), delta(-1, -1)),  # blue: it is their w, ne, se corner
-)
+# The three vertices a tile edge joins to a white (then a blue) vertex.
 VERTEX_NEIGHBOURS = (
     (delta(-1, -1), delta(-1, 1), delta(2, 0)),
     (delta(1, -1), delta(1, 1), delta(-2, 0)),
@@ -89,14 +82,6 @@ def colour_of(vid: int) -> int:
     """WHITE or BLUE for a vertex id (a point whose x is not a multiple of 3)."""
     x = vid % STRIDE - OFFSET
     return WHITE if x % 3 == 2 else BLUE
-
-
-def is_vertex(x: int, y: int) -> bool:
-    return (x - y) % 2 == 0 and x % 3 != 0
-
-
-def is_cell(x: int, y: int) -> bool:
-    return (x - y) % 2 == 0 and x % 3 == 0
 
 
 def vertex_name(vid: int) -> str:
@@ -110,7 +95,3 @@ def vertex_name(vid: int) -> str:
 def cell_text(cid: int) -> str:
     col, row = cell_of(cid)
     return f"{col},{row}"
-
-
-def arch_corners(rotation: int, colour: int) -> tuple[int, int]:
-    return ARCHES[rotation][colour]
