@@ -353,8 +353,9 @@ def test_a_game_entering_the_waning_phase_with_an_empty_board_is_drawn() -> None
 def test_pass_is_only_for_a_player_without_a_legal_move_and_two_passes_draw() -> None:
     state = build(FLOWER, {"0,0e": "O", "0,0w": "X"})
     assert "only with no legal move" in refused(state, "pass")
-    # Every group of tiles seems to have a removable tile, so no real position
-    # forces a pass; the engine's answer is pinned to "no legal move" here.
+    # No real position forces a pass: the top tile of the rightmost column has
+    # its north, north-east and south-east sides free and its other neighbours
+    # touch each other, so it can always be removed. Pin the answer instead.
     state.__dict__["_legal"] = [PASS_MOVE]
     once = state.play_text("pass")
     assert once.result is None and once.to_move == 1 and once.passes == 1
