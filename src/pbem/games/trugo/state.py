@@ -49,7 +49,7 @@ _CORNER = "(ne|nw|se|sw|e|w)"
 _PLACE = re.compile(f"([a-z]){_CELL}")
 _POSITION = re.compile(r"([a-z])(\d{1,9})")
 _REMOVE = re.compile(f"x{_CELL}")
-_PIECE = re.compile(f"{_CELL}{_CORNER}(?:-|:|to){_CELL}{_CORNER}")
+_PIECE = re.compile(f"{_CELL}{_CORNER}[-:]{_CELL}{_CORNER}")
 PIECE_LETTERS = "OX"
 
 
@@ -87,7 +87,17 @@ class LastMove:
 
 
 def _pieces_text(pairs: list[tuple[int, int]]) -> str:
-    return ", ".join(f"{PIECE_LETTERS[player]} at {vertex_name(v)}" for v, player in pairs)
+    """'X at 1,0w, Ox at 0,0e': pieces by junction, top first; the pieces
+    under the top one in small letters, as on the text board."""
+    by_junction: dict[int, list[int]] = {}
+    for v, player in pairs:
+        by_junction.setdefault(v, []).append(player)
+    return ", ".join(
+        PIECE_LETTERS[players[0]]
+        + "".join(PIECE_LETTERS[p].lower() for p in players[1:])
+        + f" at {vertex_name(v)}"
+        for v, players in by_junction.items()
+    )
 
 
 class TrugoState(State[TrugoMove]):
@@ -244,7 +254,9 @@ class TrugoState(State[TrugoMove]):
         if filled:
             notes.append("new " + _pieces_text([(v, colour_of(v)) for v in filled]))
         if gone:
-            notes.append("off with the tile " + _pieces_text([(v, p) for v, s in gone for p in s]))
+            notes.append(
+                "off with the tile " + _pieces_text([(v, p) for v, s in gone for p in reversed(s)])
+            )
         if taken:
             notes.append("captured " + _pieces_text(taken))
         result = turn_result(board, mover, before)

@@ -2,21 +2,24 @@ r"""The Trugo board as text for a mail, after pbmserv's help figure.
 
 Each tile is a hexagon 13 characters wide and 7 lines tall with its cell in
 the middle; the blue half is dotted, the white half blank, so each arch shows
-as the band of its colour curling round the other colour's tip. Tile `a0,0`:
+as the band of its colour curling round the other colour's tip. Tile `a0,0`
+alone, then with pieces on its east and north-west corners:
 
-       +-----+          corners: e (right), ne, nw (top), w (left), sw, se
-      /::    :\         e, nw, sw are white junctions, w, ne, se blue
-     /:::   :::\        a stack shows its top piece in capitals and the
-    +:::  0,0  ::+      pinned piece below in small letters: Ox, Xo, Oo, Xx
-     \:::   :::/
-      \::    :/
-       +-----+
+       .-----.                 O-----.
+      /    :::\               /    :::\
+     /:    ::: \             /:    ::: \
+    .::  0,0::  .           .::  0,0::  Xo----
+     \:    ::: /             \:    ::: /
+      \    :::/               \    :::/
+       .-----.                 .-----.
 
-At the corners: `O` or `X` a piece (with the one below it for a stack), `+`
-an empty junction, `.` a partial junction (fewer than three tiles). An empty
-cell where a tile may be placed shows its position number. `@` marks the
-tile of the last move. Boards wider than a mail's 80 columns are printed in
-panels.
+At the corners: `O` or `X` a piece, a stack as its top piece in capitals
+and the pinned piece below in small letters (`Xo`: X on top of o), `+` an
+empty junction, `.` a partial junction (fewer than three tiles). An empty
+cell where a tile may be placed shows its position number and its cell. `@`
+marks the last move: inside the tile placed, in the cell of the tile
+removed, or beside the piece that moved. Boards wider than a mail's 80
+columns are printed in panels.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from .geometry import (
     ROTATIONS,
     WHITE_TIP,
     cell_of,
+    cell_text,
     colour_of,
     point_of,
 )
@@ -45,7 +49,9 @@ PIECES = "OX"
 LEGEND = (
     "O X: White's and Blue's pieces; a stack shows its top piece in capitals\n"
     "and the pinned one below it in small letters (Ox: O on top of x).\n"
-    "+ empty junction   . partial junction   : blue half of a tile   @ last move\n"
+    "+ empty junction   . partial junction   : blue half of a tile\n"
+    "@ the last move: in the tile placed, where the tile removed was, or beside\n"
+    "the piece that moved. (3,-1) under a number: the cell of that position.\n"
     "A junction is a tile's cell and corner: the corner at the right end of the\n"
     "middle line of tile 1,0 is 1,0e, at its left end 1,0w (also ne nw sw se).\n"
     "Moves: place a0,0 (rotation a b c, or a position number: b3), remove x1,0,\n"
@@ -119,16 +125,21 @@ class _Canvas:
         if last:
             self.put(x, y, 0, -1, "@")
 
-    def number(self, x: int, y: int, number: int) -> None:
+    def number(self, x: int, y: int, number: int, cell: str) -> None:
+        """A placeable cell: its position number, and its cell below it."""
         text = str(number)
         self.put(x, y, -(len(text) // 2), 0, text)
+        self.put(x, y, -((len(cell) + 2) // 2), 1, f"({cell})")
 
-    def corner(self, vid: int, mark: str) -> None:
+    def corner(self, vid: int, mark: str, last: bool = False) -> None:
+        """A junction's mark; a stack's two letters spread along the tile edge
+        that leaves the junction sideways (right of a white one, left of a
+        blue one), and `@` beyond them when the last move ended there."""
         x, y = point_of(vid)
-        if len(mark) == 1:
-            self.put(x, y, 0, 0, mark)
-        else:  # a stack: white junctions open to the right, blue ones to the left
-            self.put(x, y, 0 if colour_of(vid) == 0 else -1, 0, mark)
+        white = colour_of(vid) == 0
+        self.put(x, y, 0 if white or len(mark) == 1 else -1, 0, mark)
+        if last:
+            self.put(x, y, len(mark) if white else -len(mark), 0, "@")
 
 
 def _corner_mark(state: TrugoState, vid: int) -> str:
@@ -155,10 +166,9 @@ def _panels(low: int, high: int) -> list[tuple[int, int]]:
 def board_lines(state: TrugoState) -> list[str]:
     """The drawing alone, as lines (panels separated by a blank line)."""
     board = state.board
-    last = state.last
-    placed = last.move.raw[1] if last is not None and last.move.raw[0] == PLACE else None
+    kind, a, b = state.last.move.raw if state.last is not None else (None, 0, 0)
     numbers = {cid: n for n, cid in enumerate(state.positions, start=1)}
-    cells = [*board.tiles, *numbers]
+    cells = [*board.tiles, *numbers, *([a] if kind == REMOVE else [])]
     if not cells:
         return []
     columns = [cell_of(cid)[0] for cid in cells]
@@ -175,14 +185,17 @@ def board_lines(state: TrugoState) -> list[str]:
         for cid in shown:
             x, y = point_of(cid)
             col, row = cell_of(cid)
-            canvas.tile(x, y, board.tiles[cid], f"{col},{row}", cid == placed)
+            canvas.tile(x, y, board.tiles[cid], f"{col},{row}", kind == PLACE and cid == a)
         for cid, number in numbers.items():
             if first <= cell_of(cid)[0] <= final:
                 x, y = point_of(cid)
-                canvas.number(x, y, number)
+                canvas.number(x, y, number, cell_text(cid))
+        if kind == REMOVE and first <= cell_of(a)[0] <= final:
+            canvas.put(*point_of(a), 0, 0, "@")
         for cid in shown:
             for d in CORNER_DELTAS:
-                canvas.corner(cid + d, _corner_mark(state, cid + d))
+                v = cid + d
+                canvas.corner(v, _corner_mark(state, v), kind == MOVE and v == b)
         drawn = ["".join(chars).rstrip() for chars in canvas.lines]
         while drawn and not drawn[-1]:
             drawn.pop()
@@ -217,7 +230,7 @@ def _status(state: TrugoState) -> list[str]:
     on = board.on_board()
     out.append(
         f"{phase} Pieces (White O, Blue X): on the board {on[0]}, {on[1]}; "
-        f"in hand {board.hand[0]}, {board.hand[1]}; captured {board.captured[0]}, "
+        f"in hand {board.hand[0]}, {board.hand[1]}; lost to capture {board.captured[0]}, "
         f"{board.captured[1]}; gone with tiles {board.removed[0]}, {board.removed[1]}."
     )
     out.append(state.status_line())
