@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from .base import Game
 from .trugo import TrugoGame
+from .vacu import ConvacuGame, VacuGame
 from .vasco import VascoGame
 
-GAMES: dict[str, Game] = {game.name: game for game in (VascoGame(), TrugoGame())}
+GAMES: dict[str, Game] = {
+    game.name: game for game in (VascoGame(), TrugoGame(), VacuGame(), ConvacuGame())
+}
 
 
 def get_game(name: str) -> Game:

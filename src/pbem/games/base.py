@@ -88,13 +88,16 @@ class MoveRecord:
 @dataclass(frozen=True)
 class OptionSpec:
     """A game option. Its kind follows its default: bool is a flag (`-strict`),
-    int takes a value (`-size=54`) between `minimum` and `maximum`."""
+    int takes a value (`-size=54`) between `minimum` and `maximum`, and None
+    takes a value too but is off unless given (`-komi=6`); `example` shows
+    the form in errors."""
 
     name: str
-    default: bool | int
+    default: bool | int | None
     help: str
     minimum: int | None = None
     maximum: int | None = None
+    example: int | None = None
 
     def parse(self, value: str | None) -> bool | int:
         if isinstance(self.default, bool):
@@ -103,7 +106,8 @@ class OptionSpec:
             return True
         if value is None or not re.fullmatch(r"[+-]?\d{1,9}", value.strip()):
             raise OptionError(
-                f"Option -{self.name} needs a whole number, like -{self.name}={self.default}."
+                f"Option -{self.name} needs a whole number, like "
+                f"-{self.name}={self.default if self.example is None else self.example}."
             )
         number = int(value)
         if self.minimum is not None and number < self.minimum:
