@@ -1,0 +1,140 @@
+r"""The Vacu (and Convacu) board as text for a mail, the way Go servers draw it.
+
+      A B C D E F G H J
+    9 . . . . . . . . . 9      X Black, O White, + a star point,
+    8 . . . . . . . . . 8      (X) the stone just played
+    7 . . + . . . + . . 7
+    ...
+
+Convacu frames the grid with its edge colours: `=` on Black's edges (top
+and bottom), `|` on White's (left and right).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import TYPE_CHECKING
+
+from .board import BLACK, EMPTY, WHITE
+from .state import COLUMNS, STONE, STONE_LETTERS
+
+if TYPE_CHECKING:
+    from .state import VacuState
+
+WIDTH = 80
+
+
+def star_points(size: int) -> set[tuple[int, int]]:
+    """Star points as (column, row from the top), both from 0: the usual
+    ones on 9, 13 and 19 lines, and by the same pattern on other sizes."""
+    if size < 7:
+        return {(size // 2, size // 2)} if size % 2 else set()
+    edge = 2 if size < 12 else 3
+    far = size - 1 - edge
+    points = {(edge, edge), (edge, far), (far, edge), (far, far)}
+    if size % 2:
+        middle = size // 2
+        points.add((middle, middle))
+        if size >= 15:
+            points |= {(edge, middle), (far, middle), (middle, edge), (middle, far)}
+    return points
+
+
+def grid_lines(state: VacuState) -> list[str]:
+    """The grid with its coordinates (and Convacu's edge colours)."""
+    board = state.board
+    size = board.size
+    stride = board.stride
+    stars = star_points(size)
+    last = state.last
+    played = last.move.value if last is not None and last.move.kind == STONE else None
+    framed = state.game.connection
+    pad = 5 if framed else 4
+    header = " " * pad + " ".join(COLUMNS[:size])
+    lines = [header]
+    if framed:
+        lines.append("   +" + "=" * (2 * size + 1) + "+")
+    for row in range(size):
+        cells = []
+        for col in range(size):
+            p = (row + 1) * stride + col + 1
+            colour = board.colour[p]
+            if colour == EMPTY:
+                cells.append("+" if (col, row) in stars else ".")
+            else:
+                cells.append(STONE_LETTERS[colour])
+        text = " " + " ".join(cells) + " "
+        if played is not None and played // stride == row + 1:
+            col = played % stride - 1
+            at = 1 + 2 * col
+            text = text[: at - 1] + "(" + text[at] + ")" + text[at + 2 :]
+        number = size - row
+        if framed:
+            lines.append(f"{number:>3}|{text}| {number}")
+        else:
+            lines.append(f"{number:>3}{text}{number}")
+    if framed:
+        lines.append("   +" + "=" * (2 * size + 1) + "+")
+    lines.append(header)
+    return lines
+
+
+def render_text(state: VacuState) -> str:
+    """The whole text board: the grid, then the game's state in words."""
+    lines = grid_lines(state)
+    lines.append("")
+    for text in _legend(state):
+        lines.extend(textwrap.wrap(text, WIDTH - 2))
+    lines.append("")
+    for text in _status(state):
+        lines.extend(textwrap.wrap(text, WIDTH - 2, subsequent_indent="  "))
+    return "\n".join(lines) + "\n"
+
+
+def _legend(state: VacuState) -> list[str]:
+    lines = ["X Black, O White, + star point, (X) the last stone played."]
+    if state.game.connection:
+        lines.append(
+            "Edges: = Black's (top and bottom), | White's (left and right); a group "
+            "joining its two edges wins."
+        )
+    return lines
+
+
+def _status(state: VacuState) -> list[str]:
+    out: list[str] = []
+    last = state.last_move_line()
+    if last:
+        out.append(last)
+    if state.black is None:
+        if state.komi is None:
+            out.append(f"{state.game.title} {state.board.size}x{state.board.size}: the komi step.")
+        else:
+            out.append(f"Komi {state.komi} for White; the second player now chooses a colour.")
+        out.append(state.status_line())
+        return out
+    black, white = state.black, 1 - state.black
+    button = (
+        "Button: not taken yet (no passing until it is)."
+        if state.button is None
+        else f"Button: taken by {state.side_text(state.button)}, half a point."
+    )
+    out.append(
+        f"{state.game.title} {state.board.size}x{state.board.size}. Black (X) is "
+        f"{_seat(black)}, White (O) is {_seat(white)}. Komi {state.komi}. {button}"
+    )
+    stones = state.board.stones
+    out.append(
+        f"Stones on the board: Black {stones[BLACK]}, White {stones[WHITE]}. "
+        f"Suppressed so far: Black {state.suppressed[black]}, White {state.suppressed[white]}. "
+        f"Flipped so far: Black {state.flipped[black]}, White {state.flipped[white]}."
+    )
+    scores = state.score()
+    word = "Final score" if state.result is not None else "Score now"
+    out.append(f"{word}: Black {scores[black]:g}, White {scores[white]:g}.")
+    out.append(state.status_line())
+    return out
+
+
+def _seat(player: int) -> str:
+    return ("the first player", "the second player")[player]
