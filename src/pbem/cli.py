@@ -39,7 +39,7 @@ class UsageError(Exception):
 
 def rules_text(game: Game) -> str:
     """The game's rules document (docs/rules/<game>.md, shipped in the package)."""
-    return (resources.files("pbem") / "rules" / f"{game.name}.md").read_text(encoding="utf-8")
+    return (resources.files("pbem") / "rules" / game.rules_document).read_text(encoding="utf-8")
 
 
 def is_option(word: str) -> bool:

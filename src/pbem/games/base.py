@@ -265,6 +265,12 @@ class Game(ABC):
     can_pass: ClassVar[bool] = False
     can_undo: ClassVar[bool] = True
     has_swap: ClassVar[bool] = False
+    rules_file: ClassVar[str] = ""  # docs/rules/<this>; empty: <name>.md
+
+    @property
+    def rules_document(self) -> str:
+        """The file name of the game's rules under docs/rules."""
+        return self.rules_file or f"{self.name}.md"
 
     @property
     def players(self) -> int:

@@ -54,4 +54,5 @@ class ConvacuGame(VacuGame):
 
     name = "convacu"
     title = "Convacu"
+    rules_file = "vacu.md"  # one document covers both games
     connection = True
