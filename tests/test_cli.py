@@ -104,11 +104,53 @@ def test_command_errors_exit_2_and_say_what_to_do(
     assert code == 2 and message in err
 
 
-@pytest.mark.parametrize("game", ["vasco", "trugo"])
-def test_help_prints_the_rules_document(capsys: pytest.CaptureFixture[str], game: str) -> None:
+@pytest.mark.parametrize(
+    ("game", "document"),
+    [("vasco", "vasco"), ("trugo", "trugo"), ("vacu", "vacu"), ("convacu", "vacu")],
+)
+def test_help_prints_the_rules_document(
+    capsys: pytest.CaptureFixture[str], game: str, document: str
+) -> None:
     code, out, _ = run(capsys, game, "help")
     assert code == 0
-    assert out == (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
+    assert out == (ROOT / "docs" / "rules" / f"{document}.md").read_text(encoding="utf-8")
+
+
+def test_vacu_preview_json_through_the_komi_step(capsys: pytest.CaptureFixture[str]) -> None:
+    moves = ["komi6", "BLACK", "e5", "D5", "button"]
+    code, out, err = run(capsys, "vacu", "preview", "new", "2", "-size=7", *moves, "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["game"] == "vacu" and data["options"] == {"size": 7, "komi": None}
+    assert data["moves"] == ["komi6", "black", "E5", "D5", "button"]
+    assert data["to_move"] == 0  # the second player took Black, and the button; White to move
+    assert "pass" in data["legal_moves"] and "button" not in data["legal_moves"]
+    position = data["position"]
+    assert list(position)[:6] == ["size", "board", "black", "komi", "button", "score"]
+    assert position["black"] == 1 and position["komi"] == 6 and position["button"] == 1
+    assert position["board"][2] == "...WB.." and len(position["board"]) == 7
+    assert position["score"] == [1 + 6, 1 + 0.5]
+
+
+def test_vacu_result_carries_the_score(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "vacu", "preview", "new", "2", "-size=5", "-komi=0", "button",
+                       "C3", "pass", "pass", "--json")  # fmt: skip
+    data = json.loads(out)
+    assert code == 0 and data["to_move"] is None and data["legal_moves"] == []
+    assert data["result"] == {
+        "winner": 1,
+        "reason": "both players passed; Black (X) 0.5 to White (O) 25",
+        "scores": [0.5, 25.0],
+    }
+
+
+def test_convacu_suicide_that_flips_nothing_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    moves = ["E5", "B9", "E4", "A8", "A9"]
+    code, _, err = run(capsys, "convacu", "preview", "new", "2", "-komi=0", *moves)
+    assert code == 1
+    assert err.startswith("Move 5 (A9) is illegal: a stone at A9 would leave its group")
 
 
 TRUGO_GAME = ["b0,0", "b1,0", "b0,-1", "c1,-2", "c2,1", "b0,1", "b-1,0", "b1,-1"]

@@ -2,8 +2,8 @@ r"""The Vacu (and Convacu) board as text for a mail, the way Go servers draw it.
 
       A B C D E F G H J
     9 . . . . . . . . . 9      X Black, O White, + a star point,
-    8 . . . . . . . . . 8      (X) the stone just played
-    7 . . + . . . + . . 7
+    8 . . . . . . . . . 8      (X) the stone just played, or (.) the
+    7 . . + . . . + . . 7      point of one that suppressed itself
     ...
 
 Convacu frames the grid with its edge colours: `=` on Black's edges (top
@@ -92,7 +92,10 @@ def render_text(state: VacuState) -> str:
 
 
 def _legend(state: VacuState) -> list[str]:
-    lines = ["X Black, O White, + star point, (X) the last stone played."]
+    lines = [
+        "X Black, O White, + star point; ( ) round the point of the last stone "
+        "played (empty if it suppressed itself)."
+    ]
     if state.game.connection:
         lines.append(
             "Edges: = Black's (top and bottom), | White's (left and right); a group "
@@ -120,9 +123,10 @@ def _status(state: VacuState) -> list[str]:
         else f"Button: taken by {state.side_text(state.button)}, half a point."
     )
     out.append(
-        f"{state.game.title} {state.board.size}x{state.board.size}. Black (X) is "
-        f"{_seat(black)}, White (O) is {_seat(white)}. Komi {state.komi}. {button}"
+        f"{state.game.title} {state.board.size}x{state.board.size}: Black (X) is "
+        f"{_seat(black)}, White (O) is {_seat(white)}."
     )
+    out.append(f"Komi {state.komi} for White. {button}")
     stones = state.board.stones
     out.append(
         f"Stones on the board: Black {stones[BLACK]}, White {stones[WHITE]}. "
