@@ -404,11 +404,7 @@ class VacuState(State[VacuMove]):
         if not self._history:
             return None
         record = self._history[-1]
-        who = (
-            self.side_text(record.player)
-            if self.black is not None
-            else (("The first player", "The second player")[record.player])
-        )
+        who = self.side_text(record.player)
         note = f" ({record.note})" if record.note else ""
         return f"Last move: {record.text} by {who}{note}."
 
