@@ -28,6 +28,8 @@ bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) -m bench.playouts vasco --seconds 20
 	$(PY) -m bench.playouts trugo --seconds 20
+	$(PY) -m bench.playouts vacu --size 9 --seconds 20
+	$(PY) -m bench.playouts convacu --size 9 --seconds 20
 
 serve:
 	@echo "The server is not built yet: it arrives with the server issues (command layer,"

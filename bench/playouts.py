@@ -2,11 +2,14 @@
 
 `python -m bench.playouts vasco --seconds 20` plays uniformly random legal games
 for that long, in one process and one thread, and prints playouts, player moves and
-tiles placed per second, next to the target (Vasco's counts playouts per second,
-Trugo's moves per second). A game whose playouts stop at a cap of turns (Trugo:
-1,000) also reports how many playouts hit it. Go 9x9 from OpenSpiel (the `bench`
-extra) is timed the same way in the same run, so figures from different machines
-can be compared: divide by the Go figure. Each game registers one entry in `GAMES`.
+pieces placed (tiles, or stones) per second, next to the target (Vasco's, Vacu's and
+Convacu's count playouts per second, Trugo's moves per second). `--size` is the pool
+of tiles for Vasco and Trugo and the side of the board for Vacu and Convacu
+(`python -m bench.playouts vacu --size 9`). A game whose playouts stop at a cap of
+turns (Trugo: 1,000; Vacu and Convacu: 10 per point) also reports how many playouts
+hit it. Go 9x9 from OpenSpiel (the `bench` extra) is timed the same way in the same
+run, so figures from different machines can be compared: divide by the Go figure.
+Each game registers one entry in `GAMES`.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from typing import Any, Literal, Protocol, cast
 
 from pbem.games.trugo.playout import CAP as TRUGO_CAP
 from pbem.games.trugo.playout import random_playout as trugo_playout
+from pbem.games.vacu.playout import default_cap as vacu_cap
+from pbem.games.vacu.playout import random_playout as vacu_playout
 from pbem.games.vasco.playout import random_playout as vasco_playout
 
 INSTALL_HINT = (
@@ -34,7 +39,8 @@ GO_KOMI = 7.5
 
 
 class Counts(Protocol):
-    """What a game's random playout reports: player moves and pieces placed."""
+    """What a game's random playout reports: player moves and pieces placed
+    (named `tiles` here, as the tile games name them)."""
 
     @property
     def moves(self) -> int: ...
@@ -55,8 +61,8 @@ Rate = Literal["playouts", "moves"]
 
 @dataclass(frozen=True)
 class Target:
-    """At least `rate` playouts (or player moves, as `per` says) per second with
-    a pool of `size` pieces."""
+    """At least `rate` playouts (or player moves, as `per` says) per second at
+    `size` (a pool of pieces, or the side of a board)."""
 
     size: int
     rate: float
@@ -67,24 +73,51 @@ class Target:
 class Game:
     """A game's random playout, `play(size, rng)`, and what its figures mean.
 
-    With a `cap`, a playout stops undecided after that many turns and its
-    counts say so (`CappedCounts`); the benchmark reports how many did."""
+    `label` names a run, from the size: `{size} tiles`, `{size}x{size}`. With a
+    `cap` (a number of turns, or one for each size), a playout stops undecided
+    after that many turns and its counts say so (`CappedCounts`); the benchmark
+    reports how many did."""
 
     play: Callable[[int, random.Random], Counts]
     default_size: int
-    size_unit: str
+    label: str
     moves_are: str
     placed_are: str
     target: Target | None = None
-    cap: int | None = None
+    cap: int | Callable[[int], int] | None = None
+
+    def cap_at(self, size: int) -> int | None:
+        """The cap of turns at this size, or None."""
+        return self.cap(size) if callable(self.cap) else self.cap
 
 
-# One entry per game; vacu and convacu add theirs here.
+@dataclass(frozen=True)
+class StoneCounts:
+    """A Vacu playout's counts under the names `Counts` gives them."""
+
+    moves: int
+    tiles: int  # stones placed
+    capped: bool
+
+
+def _vacu(connection: bool) -> Callable[[int, random.Random], StoneCounts]:
+    def play(size: int, rng: random.Random) -> StoneCounts:
+        playout = vacu_playout(size, rng, connection=connection)
+        return StoneCounts(playout.moves, playout.stones, playout.capped)
+
+    return play
+
+
+VACU_MOVES = "turns: a stone, the button or a pass"
+VACU_PLACED = "stones placed, suicides included"
+
+
+# One entry per game.
 GAMES: dict[str, Game] = {
     "vasco": Game(
         play=vasco_playout,
         default_size=54,
-        size_unit="tiles",
+        label="{size} tiles",
         moves_are="player moves",
         placed_are="tiles placed, auto moves included",
         target=Target(size=54, rate=500.0),
@@ -92,11 +125,29 @@ GAMES: dict[str, Game] = {
     "trugo": Game(
         play=trugo_playout,
         default_size=36,
-        size_unit="tiles",
+        label="{size} tiles",
         moves_are="turns: a tile placed or removed, a piece moved, or a pass",
         placed_are="tiles placed",
         target=Target(size=36, rate=5000.0, per="moves"),
         cap=TRUGO_CAP,
+    ),
+    "vacu": Game(
+        play=_vacu(connection=False),
+        default_size=9,
+        label="{size}x{size}",
+        moves_are=VACU_MOVES,
+        placed_are=VACU_PLACED,
+        target=Target(size=9, rate=1000.0),
+        cap=vacu_cap,
+    ),
+    "convacu": Game(
+        play=_vacu(connection=True),
+        default_size=9,
+        label="{size}x{size}",
+        moves_are=VACU_MOVES,
+        placed_are=VACU_PLACED,
+        target=Target(size=9, rate=1000.0),
+        cap=vacu_cap,
     ),
 }
 
@@ -179,18 +230,19 @@ def measure(play: Callable[[], tuple[int, int, bool]], seconds: float) -> Totals
 
 
 def bench_game(name: str, size: int, seconds: float, seed: int) -> Result:
-    """Time random playouts of a registered game with a pool of `size`."""
+    """Time random playouts of a registered game at `size` (pool or board side)."""
     game = GAMES[name]
     rng = random.Random(seed)
+    cap = game.cap_at(size)
 
     def play() -> tuple[int, int, bool]:
         counts = game.play(size, rng)
-        capped = game.cap is not None and cast(CappedCounts, counts).capped
+        capped = cap is not None and cast(CappedCounts, counts).capped
         return counts.moves, counts.tiles, capped
 
     totals = measure(play, seconds)
     return Result(
-        name=f"{name} {size} {game.size_unit}",
+        name=f"{name} {game.label.format(size=size)}",
         size=size,
         playouts=totals.playouts,
         moves=totals.moves,
@@ -199,8 +251,8 @@ def bench_game(name: str, size: int, seconds: float, seed: int) -> Result:
         moves_are=game.moves_are,
         placed_are=game.placed_are,
         target=game.target,
-        cap=game.cap,
-        capped=None if game.cap is None else totals.capped,
+        cap=cap,
+        capped=None if cap is None else totals.capped,
     )
 
 
@@ -323,7 +375,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--size",
         type=_positive_int,
-        help="pool of pieces (Vasco: tiles, default 54; Trugo: tiles, default 36)",
+        help=(
+            "pool of tiles (Vasco: default 54; Trugo: default 36) or side of the board "
+            "(Vacu, Convacu: default 9)"
+        ),
     )
     parser.add_argument(
         "--seconds",

@@ -13,9 +13,10 @@ import sys
 
 import pytest
 
-from bench.playouts import GAMES, INSTALL_HINT, Result, Target, go_playout, main
+from bench.playouts import GAMES, INSTALL_HINT, Result, StoneCounts, Target, go_playout, main
 from pbem.games.trugo.playout import Playout
 from pbem.games.trugo.playout import random_playout as trugo_playout
+from pbem.games.vacu.playout import random_playout as vacu_playout
 
 QUICK = ["--seconds", "0.3", "--seed", "7"]
 
@@ -100,6 +101,55 @@ def test_games_without_a_cap_report_none(capsys: pytest.CaptureFixture[str]) -> 
     assert vasco["cap"] is None
     assert vasco["capped"] is None
     assert vasco["target"]["per"] == "playouts"
+
+
+@pytest.mark.parametrize("game", ["vacu", "convacu"])
+def test_vacu_table_reports_a_board_playouts_target_and_the_cap(
+    game: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([game, *QUICK, "--no-yardstick"]) == 0
+    out = capsys.readouterr().out
+    cells = _row(out, f"{game} 9x9")
+    playouts, per_s, moves_per_s, placed_per_s = (float(cell) for cell in cells[2:6])
+    capped = int(cells[6])
+    assert playouts > 0
+    assert per_s > 0
+    assert moves_per_s >= placed_per_s > 0  # a turn places a stone, or takes the button, or passes
+    assert capped == 0  # random games end long before 10 turns a point
+    assert "playouts >= 1000/s" in out
+    assert f"{game} 9x9: capped = playouts stopped undecided at 810 turns" in out
+    assert "stones placed" in out
+
+
+@pytest.mark.parametrize("game", ["vacu", "convacu"])
+def test_vacu_size_is_the_side_of_the_board_and_sets_the_cap(
+    game: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([game, *QUICK, "--no-yardstick", "--json", "--size", "5"]) == 0
+    [result] = json.loads(capsys.readouterr().out)["results"]
+    assert result["name"] == f"{game} 5x5"
+    assert result["size"] == 5
+    assert result["playouts"] > 0
+    assert result["moves"] >= result["placed"] > 0
+    assert result["placed"] <= 250 * result["playouts"]
+    assert result["cap"] == 250  # 10 turns a point
+    assert result["capped"] == 0
+    assert result["target"] == {"size": 9, "rate": 1000.0, "per": "playouts"}
+    assert result["target_met"] is None  # the target is set for 9x9
+
+
+def test_capped_vacu_playouts_are_counted(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def short(size: int, rng: random.Random) -> StoneCounts:
+        playout = vacu_playout(size, rng, cap=1)  # no game ends sooner
+        return StoneCounts(playout.moves, playout.stones, playout.capped)
+
+    monkeypatch.setitem(GAMES, "vacu", dataclasses.replace(GAMES["vacu"], play=short))
+    assert main(["vacu", *QUICK, "--no-yardstick", "--json"]) == 0
+    [vacu] = json.loads(capsys.readouterr().out)["results"]
+    assert vacu["capped"] == vacu["playouts"] > 0
+    assert vacu["moves"] == vacu["playouts"]
 
 
 def test_a_target_counts_the_rate_it_names() -> None:

@@ -7,7 +7,8 @@ count, the sum of their indices and the sum of their squares. A group has no
 liberty when the count is 0, and its only liberty is p when every
 pseudo-liberty is p: count * p == sum and count * p * p == squares. So a
 move costs a few additions per neighbour, never a flood fill; only a flip
-(rare) walks the flipped group.
+(rare) walks the flipped group. Each group also keeps the edges it touches
+(`reach`), so a Convacu connection is one lookup.
 
 Rules (RULINGS.md): a stone whose group has a liberty suppresses every enemy
 group left without one; a stone whose group has none suppresses its own
@@ -21,9 +22,41 @@ import random
 
 EMPTY, BLACK, WHITE, EDGE = 0, 1, 2, 3
 TOP, BOTTOM, LEFT, RIGHT = 1, 2, 4, 8  # edge bits a group touches
+NEEDS = {BLACK: TOP | BOTTOM, WHITE: LEFT | RIGHT}  # Convacu: the edges each colour joins
 
 _ZOBRIST = random.Random(20260621)
 ZOBRIST = [[_ZOBRIST.getrandbits(64) for _ in range(3)] for _ in range(27 * 27)]
+
+
+_TABLES: dict[int, tuple[list[int], list[int], list[tuple[int, ...]], list[int]]] = {}
+
+
+def _tables(size: int) -> tuple[list[int], list[int], list[tuple[int, ...]], list[int]]:
+    """What every board of this size shares: the empty colours (with the EDGE
+    frame), the points, each point's neighbours and the edge bits it touches.
+    Built once per size; boards share all but the colours, which they copy."""
+    tables = _TABLES.get(size)
+    if tables is None:
+        stride = size + 2
+        colour = [EDGE] * (stride * stride)
+        points: list[int] = []
+        for row in range(size):
+            for col in range(size):
+                p = (row + 1) * stride + col + 1
+                colour[p] = EMPTY
+                points.append(p)
+        neighbours = [(p - stride, p - 1, p + 1, p + stride) for p in range(stride * stride)]
+        edges = [0] * (stride * stride)
+        for p in points:
+            row, col = divmod(p, stride)
+            edges[p] = (
+                (TOP if row == 1 else 0)
+                | (BOTTOM if row == size else 0)
+                | (LEFT if col == 1 else 0)
+                | (RIGHT if col == size else 0)
+            )
+        tables = _TABLES[size] = (colour, points, neighbours, edges)
+    return tables
 
 
 class Board:
@@ -40,6 +73,7 @@ class Board:
         "members",
         "neighbours",
         "points",
+        "reach",
         "size",
         "stones",
         "stride",
@@ -48,30 +82,14 @@ class Board:
     def __init__(self, size: int) -> None:
         self.size = size
         self.stride = stride = size + 2
-        self.colour = [EDGE] * (stride * stride)
-        self.points: list[int] = []
-        for row in range(size):
-            for col in range(size):
-                p = (row + 1) * stride + col + 1
-                self.colour[p] = EMPTY
-                self.points.append(p)
-        self.neighbours: list[tuple[int, ...]] = [
-            (p - stride, p - 1, p + 1, p + stride) for p in range(stride * stride)
-        ]
-        self.edges = [0] * (stride * stride)
-        for p in self.points:
-            row, col = divmod(p, stride)
-            self.edges[p] = (
-                (TOP if row == 1 else 0)
-                | (BOTTOM if row == size else 0)
-                | (LEFT if col == 1 else 0)
-                | (RIGHT if col == size else 0)
-            )
+        colour, self.points, self.neighbours, self.edges = _tables(size)
+        self.colour = colour[:]
         self.group = [0] * (stride * stride)  # the group's head point, for stones
         self.members: dict[int, list[int]] = {}
         self.libs: dict[int, int] = {}
         self.lsum: dict[int, int] = {}
         self.lsq: dict[int, int] = {}
+        self.reach: dict[int, int] = {}  # the edge bits the group touches
         self.stones = [0, 0, 0]  # by colour
         self.hash = 0
 
@@ -88,6 +106,7 @@ class Board:
         other.libs = dict(self.libs)
         other.lsum = dict(self.lsum)
         other.lsq = dict(self.lsq)
+        other.reach = dict(self.reach)
         other.stones = self.stones[:]
         other.hash = self.hash
         return other
@@ -109,15 +128,20 @@ class Board:
         for n in near:
             if colour[n] == EMPTY:
                 return 1
-        group = self.group
-        for n in near:
-            if colour[n] == c and not self.only_liberty(group[n], p):
-                return 1
-        enemy = 3 - c
-        for n in near:
-            if colour[n] == enemy and self.only_liberty(group[n], p):
-                return 2
-        return 0
+        group, libs, lsum, lsq = self.group, self.libs, self.lsum, self.lsq
+        square = p * p
+        flips = 0
+        for n in near:  # stones or the frame: is p the only liberty of n's group?
+            cn = colour[n]
+            if cn != EDGE:
+                g = group[n]
+                count = libs[g]
+                if count * p == lsum[g] and count * square == lsq[g]:
+                    if cn != c:
+                        flips = 2
+                elif cn == c:
+                    return 1
+        return flips
 
     def legal_points(self, c: int) -> list[int]:
         return [p for p in self.points if self.placement(p, c)]
@@ -134,15 +158,13 @@ class Board:
         colour = self.colour
         group = self.group
         libs, lsum, lsq = self.libs, self.lsum, self.lsq
-        members = self.members
         colour[p] = c
         self.stones[c] += 1
         self.hash ^= ZOBRIST[p][c]
-        group[p] = p
-        members[p] = [p]
+        square = p * p
         count = total = squares = 0
-        own: list[int] = []
-        enemies: list[int] = []
+        head = 0  # the head of the stone's group, once it joins one
+        dead: list[int] = []  # enemy groups left without a pseudo-liberty
         for n in self.neighbours[p]:
             cn = colour[n]
             if cn == EMPTY:
@@ -153,28 +175,44 @@ class Board:
                 g = group[n]
                 libs[g] -= 1
                 lsum[g] -= p
-                lsq[g] -= p * p
+                lsq[g] -= square
                 if cn == c:
-                    if g not in own:
-                        own.append(g)
-                elif g not in enemies:
-                    enemies.append(g)
-        libs[p], lsum[p], lsq[p] = count, total, squares
-        head = p
-        for g in own:
-            head = self._merge(head, g)
-        suppressed: list[int] = []
-        flipped: list[int] = []
-        if libs[head]:
-            for g in enemies:
-                if libs[g] == 0:
-                    suppressed.extend(self._suppress(g))
+                    if not head:
+                        head = g
+                    elif g != head:
+                        head = self._merge(head, g)
+                elif not libs[g]:  # each group reaches 0 once: no duplicates
+                    dead.append(g)
+        if head:  # join the stone to its group, as `_merge` would
+            group[p] = head
+            self.members[head].append(p)
+            self.reach[head] |= self.edges[p]
+            libs[head] += count
+            lsum[head] += total
+            lsq[head] += squares
         else:
-            flips = [g for g in enemies if libs[g] == 0]
-            assert flips, "an illegal suicide: check placement() first"
-            suppressed.extend(self._suppress(head))
-            for g in flips:
-                flipped.extend(self._flip(g, c))
+            head = group[p] = p
+            self.members[p] = [p]
+            self.reach[p] = self.edges[p]
+            libs[p], lsum[p], lsq[p] = count, total, squares
+        if len(dead) > 1:  # in the order their stones come among p's neighbours
+            enemy = 3 - c
+            order = [group[n] for n in self.neighbours[p] if colour[n] == enemy]
+            dead.sort(key=order.index)
+        if libs[head]:
+            if not dead:
+                return [], []
+            if len(dead) == 1:
+                return self._suppress(dead[0]), []
+            suppressed: list[int] = []
+            for g in dead:
+                suppressed.extend(self._suppress(g))
+            return suppressed, []
+        assert dead, "an illegal suicide: check placement() first"
+        suppressed = self._suppress(head)
+        flipped: list[int] = []
+        for g in dead:
+            flipped.extend(self._flip(g, c))
         return suppressed, flipped
 
     def _merge(self, a: int, b: int) -> int:
@@ -192,6 +230,7 @@ class Board:
         self.libs[a] += self.libs.pop(b)
         self.lsum[a] += self.lsum.pop(b)
         self.lsq[a] += self.lsq.pop(b)
+        self.reach[a] |= self.reach.pop(b)
         return a
 
     def _suppress(self, g: int) -> list[int]:
@@ -199,7 +238,7 @@ class Board:
         colour = self.colour
         group = self.group
         stones = self.members.pop(g)
-        del self.libs[g], self.lsum[g], self.lsq[g]
+        del self.libs[g], self.lsum[g], self.lsq[g], self.reach[g]
         c = colour[stones[0]]
         zobrist = ZOBRIST
         h = self.hash
@@ -211,13 +250,13 @@ class Board:
         libs, lsum, lsq = self.libs, self.lsum, self.lsq
         neighbours = self.neighbours
         for s in stones:
+            square = s * s
             for n in neighbours[s]:
-                cn = colour[n]
-                if cn in (BLACK, WHITE):
+                if colour[n] in (BLACK, WHITE):
                     h = group[n]
                     libs[h] += 1
                     lsum[h] += s
-                    lsq[h] += s * s
+                    lsq[h] += square
         return stones
 
     def _flip(self, g: int, c: int) -> list[int]:
@@ -246,18 +285,14 @@ class Board:
     def connected(self, c: int) -> bool:
         """Whether a group of colour c touches both of its edges (Convacu:
         Black top and bottom, White left and right)."""
-        need = TOP | BOTTOM if c == BLACK else LEFT | RIGHT
-        edges = self.edges
+        need = NEEDS[c]
         colour = self.colour
-        for head, stones in self.members.items():
-            if colour[head] != c:
-                continue
-            mask = 0
-            for s in stones:
-                mask |= edges[s]
-            if mask & need == need:
-                return True
-        return False
+        return any(mask & need == need and colour[head] == c for head, mask in self.reach.items())
+
+    def joins_edges(self, p: int) -> bool:
+        """Whether the group of the stone at p touches both edges of its colour."""
+        need = NEEDS[self.colour[p]]
+        return self.reach[self.group[p]] & need == need
 
     def territory(self) -> tuple[list[int], list[int], list[int]]:
         """Empty points owned by Black, by White, and owned by nobody: an
