@@ -86,7 +86,7 @@ def test_a_stone_without_liberties_suppresses_itself_and_flips_enemy_groups() ->
     state = build(".OX.. OX... X.... ..... .....")
     after = state.play_text("A5")
     assert board_of(after) == ".XX.. XX... X.... ..... ....."
-    assert after.history[-1].note == "suicide of A5; flipped B5 A4"
+    assert after.history[-1].note == "suicide of A5; flipped A4 B5"
     assert after.suppressed == (1, 0) and after.flipped == (0, 2)
     groups = {frozenset(stones) for stones in after.board.members.values()}
     assert len(groups) == 1  # the flipped stones merged with Black's stones
@@ -222,29 +222,42 @@ def test_flipping_the_last_enemy_group_ends_the_game() -> None:
     assert after.result is not None and after.result.winner == 0
 
 
+CYCLE_START = "B2 C2 A3 D2 C1 E2 D1"  # then White's turn on a 5x5 board, komi 0
+CYCLE = "A2 E1 B1 D1 A1 C1"  # six moves that bring the same position back
+
+
+def small(moves: str) -> VacuState:
+    state = VACU.start(["-size=5", "-komi=0"])
+    for text in moves.split():
+        state = state.play_text(text)
+    return state
+
+
 def test_the_third_repetition_with_the_same_player_to_move_is_a_draw() -> None:
-    # Cycles are rare in Vacu; count the position as seen twice already.
-    state = build("..... ..X.. .XOX. ..... .....", button="X")
-    after = state.play_text("E1")
-    key = after._key(after.to_move)
-    state.seen[key] = 2
-    draw = state.play_text("E1")
+    start = small(CYCLE_START)
+    assert small(f"{CYCLE_START} {CYCLE}").rows() == start.rows()
+    twice = small(f"{CYCLE_START} {CYCLE} {CYCLE[:-3]}")
+    assert twice.result is None  # the second time
+    draw = twice.play_text("C1")
     assert draw.result is not None and draw.result.winner is None
-    assert "third time" in draw.result.reason
+    assert "third time" in draw.result.reason and len(draw.history) == 19
 
 
 def test_a_repetition_with_the_button_in_another_state_does_not_count() -> None:
-    state = build("..... ..X.. .XOX. ..... .....", button="X")
-    after = state.play_text("E1")
-    board, _, player = after._key(after.to_move)
-    state.seen[(board, False, player)] = 2  # seen twice before the button was taken
-    assert state.play_text("E1").result is None
+    # White takes the button at move 14 and Black passes: the count starts over.
+    moves = f"{CYCLE_START} {CYCLE} button pass {CYCLE} {CYCLE}"
+    state = small(moves)
+    assert state.result is not None and "third time" in state.result.reason
+    assert len(state.history) == 27
+    assert small(f"{CYCLE_START} {CYCLE} button pass {CYCLE}").result is None
 
 
-def test_passes_and_button_never_count_as_a_repetition() -> None:
+def test_positions_after_a_pass_count_but_only_a_board_play_ends_the_game() -> None:
     state = build("X.... ..... ..... ..... .....", button="X", to_move="O")
+    key = state.play_text("pass")._key(0)
+    state.seen[key] = 2  # the position after the pass came up twice already
     once = state.play_text("pass")
-    assert once.result is None
+    assert once.result is None and once.seen[key] == 3
 
 
 # -- Convacu -------------------------------------------------------------------------

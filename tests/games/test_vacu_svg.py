@@ -16,9 +16,9 @@ import pytest
 
 from pbem.games import get_game
 from pbem.games.vacu import VacuState
-from pbem.games.vacu.board import BLACK, WHITE
+from pbem.games.vacu.board import BLACK, WHITE, star_points
 from pbem.games.vacu.state import STONE
-from pbem.games.vacu.svg_board import render_svg, star_points
+from pbem.games.vacu.svg_board import render_svg
 
 VACU = get_game("vacu")
 CONVACU = get_game("convacu")

@@ -9,7 +9,7 @@ import pytest
 
 from pbem.games import get_game
 from pbem.games.vacu import VacuState
-from pbem.games.vacu.text_board import star_points
+from pbem.games.vacu.board import star_points
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -46,7 +46,7 @@ def test_last_stone_coordinates_and_star_points() -> None:
     assert lines[0].split() == list("ABCDEFGHJ")
     row4 = next(line for line in lines if line.startswith("  4"))
     assert "(X)" in row4 and row4.index("(X)") + 1 == lines[0].index("C")
-    assert star_points(9) == {(2, 2), (2, 6), (6, 2), (6, 6), (4, 4)}
+    assert set(star_points(9)) == {(2, 2), (2, 6), (6, 2), (6, 6), (4, 4)}
     assert len(star_points(19)) == 9 and len(star_points(13)) == 5
 
 

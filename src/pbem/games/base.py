@@ -294,7 +294,12 @@ class Game(ABC):
                     f"Unknown option -{name} for {self.title}; its options are: {known}."
                 )
             values[name] = specs[name].parse(match.group(2))
-        return Options(self.option_specs, values)
+        options = Options(self.option_specs, values)
+        self.check_options(options)
+        return options
+
+    def check_options(self, options: Options) -> None:  # noqa: B027 (a hook; most games need none)
+        """Raise OptionError when options that are fine alone clash together."""
 
     def options(self, **values: Any) -> Options:
         """Options from keyword values (for code and tests), validated."""

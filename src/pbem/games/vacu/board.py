@@ -326,3 +326,20 @@ class Board:
             else:
                 owned[2].extend(region)
         return owned
+
+
+def star_points(size: int) -> list[tuple[int, int]]:
+    """(column, row) indices of the star points, 0-based from the top left:
+    the Go points on 9, 13 and 19 (3-3 or 4-4 corners, the centre, and the
+    sides on big boards), and the same pattern scaled on any other size."""
+    if size < 7:
+        return [(size // 2, size // 2)] if size % 2 else []
+    inset = 2 if size < 12 else 3
+    far = size - 1 - inset
+    marks = {(c, r) for c in (inset, far) for r in (inset, far)}
+    if size % 2:
+        middle = size // 2
+        marks.add((middle, middle))
+        if size >= 15:
+            marks |= {(middle, inset), (middle, far), (inset, middle), (far, middle)}
+    return sorted(marks, key=lambda cr: (cr[1], cr[0]))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..base import Game, Options, OptionSpec, Side
+from ..base import Game, OptionError, Options, OptionSpec, Side
 from .board import Board
 from .state import VacuState
 
@@ -37,6 +37,15 @@ class VacuGame(Game):
     can_undo = True
     has_swap = True  # the komi step: the second player picks a colour
     connection: ClassVar[bool] = False
+
+    def check_options(self, options: Options) -> None:
+        """A komi is bounded by the board's points, as in the komi step."""
+        komi, limit = options["komi"], options["size"] ** 2
+        if komi is not None and not -limit <= komi <= limit:
+            raise OptionError(
+                f"Option -komi={komi} is out of range for a {options['size']}x"
+                f"{options['size']} board: the komi lies between {-limit} and {limit}."
+            )
 
     def new_state(self, options: Options) -> VacuState:
         komi = options["komi"]

@@ -126,6 +126,12 @@ class VacuState(State[VacuMove]):
         row, col = divmod(p, self.board.stride)
         return f"{COLUMNS[col - 1]}{self.board.size - row + 1}"
 
+    def points_text(self, points: list[int]) -> str:
+        """Point names in the order of a Go board's labels: by column, then row."""
+        stride, size = self.board.stride, self.board.size
+        ordered = sorted(points, key=lambda p: (p % stride, size - p // stride))
+        return " ".join(self.point_name(p) for p in ordered)
+
     def point_of(self, col: int, row_from_bottom: int) -> int:
         size = self.board.size
         return (size - row_from_bottom + 1) * self.board.stride + col + 1
@@ -302,16 +308,13 @@ class VacuState(State[VacuMove]):
         suppressed[enemy] += len(enemy_gone)
         suppressed[mover] += len(own_gone)
         flipped[enemy] += len(turned)
-        if own_gone:
-            note_parts.append(
-                "suicide of " + " ".join(self.point_name(p) for p in sorted(own_gone))
-            )
-        if turned:
-            note_parts.append("flipped " + " ".join(self.point_name(p) for p in sorted(turned)))
-        if enemy_gone:
-            note_parts.append(
-                "suppressed " + " ".join(self.point_name(p) for p in sorted(enemy_gone))
-            )
+        for words, points in (
+            ("suicide of", own_gone),
+            ("flipped", turned),
+            ("suppressed", enemy_gone),
+        ):
+            if points:
+                note_parts.append(f"{words} {self.points_text(points)}")
         state = VacuState(
             self.game,
             self.options,
@@ -342,31 +345,34 @@ class VacuState(State[VacuMove]):
                 if board.connected(colour):
                     winner = self.player_of(colour)
                     edges = "top and bottom" if colour == BLACK else "left and right"
-                    return Result(
-                        winner, f"{self.side_text(winner)} joined the {edges} edges", self.score()
-                    )
+                    return self._ended(f"{self.side_text(winner)} joined the {edges} edges", winner)
         if move.kind == PASS and self.passes >= 2:
             return self._scored("both players passed")
         if hit and board.stones[3 - mine] == 0:
             return self._scored(f"{self.side_text(mover)} removed the last enemy group")
         if move.kind == STONE and occurrences >= 3:
-            return Result(
-                None,
-                "the same position came up a third time with the same player to move",
-                self.score(),
+            return self._ended(
+                "the same position came up a third time with the same player to move", None
             )
         return None
 
+    def _tally(self, scores: tuple[float, float]) -> str:
+        assert self.black is not None
+        return " to ".join(
+            f"{self.side_text(p)} {scores[p]:g}" for p in (self.black, 1 - self.black)
+        )
+
+    def _ended(self, why: str, winner: int | None) -> Result:
+        """A result decided by something else than the score, which it still reports."""
+        scores = self.score()
+        return Result(winner, f"{why}; the score was {self._tally(scores)}", scores)
+
     def _scored(self, why: str) -> Result:
         scores = self.score()
-        assert self.black is not None
         first, second = scores
-        words = [f"{self.side_text(p)} {_points(scores[p])}" for p in (self.black, 1 - self.black)]
-        tally = " to ".join(words)
         if first == second:
-            return Result(None, f"{why}; a tie, {tally}", scores)
-        winner = 0 if first > second else 1
-        return Result(winner, f"{why}; {tally}", scores)
+            return Result(None, f"{why}; a tie, {self._tally(scores)}", scores)
+        return Result(0 if first > second else 1, f"{why}; {self._tally(scores)}", scores)
 
     def score(self) -> tuple[float, float]:
         """Each player's points: stones, territory, komi for White, half a
@@ -439,7 +445,3 @@ class VacuState(State[VacuMove]):
         from .svg_board import render_svg
 
         return render_svg(self)
-
-
-def _points(value: float) -> str:
-    return f"{value:g}"

@@ -26,7 +26,7 @@ import textwrap
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from .board import BLACK, BOTTOM, EMPTY, LEFT, RIGHT, TOP, WHITE
+from .board import BLACK, BOTTOM, EMPTY, LEFT, RIGHT, TOP, WHITE, star_points
 from .state import COLUMNS, STONE, STONE_LETTERS
 
 if TYPE_CHECKING:
@@ -62,23 +62,6 @@ def _num(value: float) -> str:
     """A coordinate with at most two decimals and no trailing zeros."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
-
-
-def star_points(size: int) -> list[tuple[int, int]]:
-    """(column, row) indices of the star points, 0-based from the top left:
-    the Go points on 9, 13 and 19 (3-3 or 4-4 corners, the centre, and the
-    sides on big boards), and the same pattern scaled on any other size."""
-    if size < 7:
-        return [(size // 2, size // 2)] if size % 2 else []
-    inset = 2 if size < 12 else 3
-    far = size - 1 - inset
-    marks = {(c, r) for c in (inset, far) for r in (inset, far)}
-    if size % 2:
-        middle = size // 2
-        marks.add((middle, middle))
-        if size >= 15:
-            marks |= {(middle, inset), (middle, far), (inset, middle), (far, middle)}
-    return sorted(marks, key=lambda cr: (cr[1], cr[0]))
 
 
 class Layout:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
-from .board import BLACK, EMPTY, WHITE
+from .board import BLACK, EMPTY, WHITE, star_points
 from .state import COLUMNS, STONE, STONE_LETTERS
 
 if TYPE_CHECKING:
@@ -24,28 +24,12 @@ if TYPE_CHECKING:
 WIDTH = 80
 
 
-def star_points(size: int) -> set[tuple[int, int]]:
-    """Star points as (column, row from the top), both from 0: the usual
-    ones on 9, 13 and 19 lines, and by the same pattern on other sizes."""
-    if size < 7:
-        return {(size // 2, size // 2)} if size % 2 else set()
-    edge = 2 if size < 12 else 3
-    far = size - 1 - edge
-    points = {(edge, edge), (edge, far), (far, edge), (far, far)}
-    if size % 2:
-        middle = size // 2
-        points.add((middle, middle))
-        if size >= 15:
-            points |= {(edge, middle), (far, middle), (middle, edge), (middle, far)}
-    return points
-
-
 def grid_lines(state: VacuState) -> list[str]:
     """The grid with its coordinates (and Convacu's edge colours)."""
     board = state.board
     size = board.size
     stride = board.stride
-    stars = star_points(size)
+    stars = set(star_points(size))
     last = state.last
     played = last.move.value if last is not None and last.move.kind == STONE else None
     framed = state.game.connection
