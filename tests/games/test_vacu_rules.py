@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.games import get_game
-from pbem.games.base import IllegalMove, MoveSyntaxError
+from pbem.games.base import IllegalMove, MoveSyntaxError, OptionError
 from pbem.games.vacu import VacuState
 from pbem.games.vacu.board import BLACK, WHITE, Board
 
@@ -197,6 +197,12 @@ def test_komi_is_bounded_by_the_board() -> None:
     state = VACU.start(["-size=5"])
     assert "between -25 and 25" in refused(state, "komi26")
     assert len(state.legal_moves()) == 51
+
+
+def test_komi_option_has_the_komi_steps_bounds() -> None:
+    assert VACU.start(["-size=5", "-komi=-25"]).komi == -25
+    with pytest.raises(OptionError, match="between -25 and 25"):
+        VACU.start(["-size=5", "-komi=26"])
 
 
 def test_komi_option_skips_the_step_and_seats_the_first_player_as_black() -> None:
