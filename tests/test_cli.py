@@ -216,3 +216,17 @@ def test_installed_console_script() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["to_move"] == 1
+
+
+def test_db_upgrade_creates_the_tables(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sqlalchemy import create_engine, inspect
+
+    url = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    monkeypatch.setenv("PBEM_DATABASE_URL", url)
+    code, out, _ = run(capsys, "db", "upgrade")
+    assert code == 0 and "is up to date" in out
+    assert "boards" in inspect(create_engine(url)).get_table_names()
+    code, _, err = run(capsys, "db", "downgrade")
+    assert code == 2 and "pbem db upgrade" in err

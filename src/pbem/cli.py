@@ -24,11 +24,14 @@ from .games.base import Game, OptionError, ReplayError
 USAGE = f"""\
 usage: pbem <game> help
        pbem <game> preview new <players> [-option ...] [MOVE ...] [--json]
+       pbem db upgrade
 
 Games: {", ".join(GAMES)}.
   help          print the rules of the game, as the server checks them
   preview new   replay MOVEs on a new board and print the board, whose turn
                 it is and the result (--json: one JSON object instead)
+  db upgrade    create or upgrade the server's database (PBEM_DATABASE_URL,
+                by default SQLite at ./var/pbem.sqlite3)
 Example: pbem vasco preview new 2 a0,0 b1,0 a2,1
 """
 
@@ -77,6 +80,23 @@ def preview_new(game: Game, words: Sequence[str], out: TextIO) -> int:
     return 0
 
 
+def database_command(words: Sequence[str], out: TextIO) -> int:
+    """`db upgrade`: bring the database's tables to the newest revision."""
+    if [word.lower() for word in words] != ["upgrade"]:
+        raise UsageError(f"The database command is 'pbem db upgrade'.\n\n{USAGE}")
+    from .store import database_url, make_engine, upgrade
+
+    url = database_url()
+    engine = make_engine(url)
+    try:
+        upgrade(engine)
+    finally:
+        engine.dispose()
+    shown = url.split("@")[-1] if "@" in url else url  # never print a password
+    out.write(f"The database ({shown}) is up to date.\n")
+    return 0
+
+
 def run(argv: Sequence[str], out: TextIO) -> int:
     if not argv or argv[0] in ("-h", "--help", "help"):
         out.write(USAGE)
@@ -84,6 +104,8 @@ def run(argv: Sequence[str], out: TextIO) -> int:
     if argv[0] == "--version":
         out.write(f"pbem {__version__}\n")
         return 0
+    if argv[0] == "db":
+        return database_command(argv[1:], out)
     try:
         game = get_game(argv[0])
     except KeyError as error:

@@ -1,0 +1,21 @@
+"""Storage: SQLAlchemy models, the database connection and Alembic migrations.
+
+SQLite at ./var/pbem.sqlite3 by default; PostgreSQL through PBEM_DATABASE_URL.
+"""
+
+from .database import database_url, make_engine, session_factory, upgrade
+from .models import Address, Base, Board, BoardPlayer, MoveRow, OutboxMessage, User
+
+__all__ = [
+    "Address",
+    "Base",
+    "Board",
+    "BoardPlayer",
+    "MoveRow",
+    "OutboxMessage",
+    "User",
+    "database_url",
+    "make_engine",
+    "session_factory",
+    "upgrade",
+]

@@ -1,0 +1,130 @@
+"""Boards in the database: create one, rebuild its state, and apply a move
+so that two commands racing on one board never both apply."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import update
+from sqlalchemy.orm import Session
+
+from ..games import get_game
+from ..games.base import Options, State
+from .models import Board, BoardPlayer, MoveRow, User
+
+
+class StaleBoard(Exception):
+    """The board moved on since the command looked at it (a racing command,
+    or a stale `#N`); nothing was changed."""
+
+    def __init__(self, board_id: int, expected: int, actual: int | None = None) -> None:
+        now = f"it has {actual}" if actual is not None else "another command changed it first"
+        super().__init__(
+            f"Board {board_id} has moved on: the command was for move {expected + 1}, "
+            f"but {now}. Look at the board again and resend."
+        )
+        self.board_id = board_id
+        self.expected = expected
+
+
+def options_of(board: Board) -> Options:
+    game = get_game(board.game)
+    return game.parse_options(
+        f"-{name}" if value is True else f"-{name}={value}"
+        for name, value in board.options.items()
+        if value is not None and value is not False
+    )
+
+
+def create_board(
+    session: Session,
+    game_name: str,
+    option_words: Sequence[str],
+    players: Sequence[User],
+    now: datetime,
+    *,
+    nag_days: int | None = None,
+    forfeit_days: int | None = None,
+    total_days: int | None = None,
+) -> Board:
+    """A new board for these players (seat order) with the game's options;
+    raises KeyError for an unknown game and OptionError for bad options."""
+    game = get_game(game_name)
+    options = game.parse_options(option_words)
+    state = game.new_state(options)
+    board = Board(
+        game=game.name,
+        options=options.to_json(),
+        status="active",
+        version=0,
+        snapshot=state.to_json(),
+        nag_days=nag_days,
+        forfeit_days=forfeit_days,
+        total_days=total_days,
+        created_at=now,
+        updated_at=now,
+    )
+    board.players = [BoardPlayer(seat=seat, user_id=user.id) for seat, user in enumerate(players)]
+    session.add(board)
+    session.flush()
+    return board
+
+
+def rebuild(board: Board, upto: int | None = None) -> State:
+    """The board's state, replayed from its record (the first `upto` moves)."""
+    game = get_game(board.game)
+    texts = [move.text for move in board.moves]
+    return game.replay(options_of(board), texts if upto is None else texts[:upto])
+
+
+def apply_move(
+    session: Session,
+    board: Board,
+    expected: int,
+    text: str,
+    now: datetime,
+    *,
+    comment: str = "",
+    auto: bool = False,
+) -> State:
+    """Play `text` as move `expected + 1` of the board, or raise StaleBoard
+    if the board has another number of moves by now, or the game's
+    MoveError if the move is not legal. The caller commits."""
+    if board.version != expected:
+        raise StaleBoard(board.id, expected, board.version)
+    state = rebuild(board)
+    seat = state.to_move
+    after = state.play_text(text)
+    assert seat is not None
+    claimed = session.execute(
+        update(Board)
+        .where(Board.id == board.id, Board.version == expected)
+        .values(
+            version=expected + 1,
+            snapshot=after.to_json(),
+            updated_at=now,
+            status="finished" if after.result is not None else "active",
+            winner=None if after.result is None else after.result.winner,
+            result=None if after.result is None else after.result.reason,
+        )
+        .execution_options(synchronize_session=False)
+    )
+    if claimed.rowcount != 1:
+        raise StaleBoard(board.id, expected)
+    record = after.history[-1]
+    session.add(
+        MoveRow(
+            board_id=board.id,
+            number=expected + 1,
+            seat=seat,
+            text=record.text,
+            note=record.note,
+            comment=comment,
+            auto=auto,
+            played_at=now,
+        )
+    )
+    session.flush()
+    session.refresh(board)
+    return after

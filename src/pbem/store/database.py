@@ -1,0 +1,70 @@
+"""The database connection: which database, how to connect, and upgrading it.
+
+`PBEM_DATABASE_URL` names the database (`postgresql+psycopg://user@host/db`);
+without it the server keeps everything in SQLite at ./var/pbem.sqlite3, in
+WAL mode. SQLite transactions start with BEGIN IMMEDIATE, so two commands on
+one board queue for the write lock instead of failing late; PostgreSQL runs
+at READ COMMITTED and the boards' version check settles races.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+DEFAULT_PATH = Path("var") / "pbem.sqlite3"
+
+
+def database_url(environ: dict[str, str] | None = None) -> str:
+    env = os.environ if environ is None else environ
+    url = env.get("PBEM_DATABASE_URL", "").strip()
+    return url or f"sqlite:///{DEFAULT_PATH}"
+
+
+def make_engine(url: str | None = None) -> Engine:
+    """An engine for `url` (default: database_url()), SQLite made safe for
+    several processes: WAL, a busy timeout, foreign keys, BEGIN IMMEDIATE."""
+    url = url or database_url()
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_pre_ping=True)
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def session_factory(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+def alembic_config(engine: Engine) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(resources.files("pbem.store") / "migrations"))
+    config.attributes["engine"] = engine
+    return config
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Bring the database's tables up to `revision` (the newest by default)."""
+    command.upgrade(alembic_config(engine), revision)

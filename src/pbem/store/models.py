@@ -1,0 +1,128 @@
+"""The tables: users and their addresses, boards with their players and move
+records, and the outbox of mail waiting to be delivered."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class User(Base):
+    """A player. `userid` keeps the case it was signed up with; `userid_key`
+    (lower case) makes comparisons case-insensitive."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    userid: Mapped[str] = mapped_column(String(32))
+    userid_key: Mapped[str] = mapped_column(String(32), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    mail_preference: Mapped[str] = mapped_column(String(8), default="every")
+    vacation: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime]
+
+    addresses: Mapped[list[Address]] = relationship(
+        back_populates="user", cascade="all, delete-orphan", order_by="Address.id"
+    )
+
+
+class Address(Base):
+    """A mail address a user sends from and receives at (the first is main)."""
+
+    __tablename__ = "addresses"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    address: Mapped[str] = mapped_column(String(320))
+    address_key: Mapped[str] = mapped_column(String(320), unique=True)
+
+    user: Mapped[User] = relationship(back_populates="addresses")
+
+
+class Board(Base):
+    """One game. Its record is `moves`; `snapshot` is the state's JSON after
+    the last move, and `version` the number of moves, which a command must
+    name to change the board (so two racing commands cannot both apply)."""
+
+    __tablename__ = "boards"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(String(20))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(10), default="active")
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
+    winner: Mapped[int | None]
+    result: Mapped[str | None] = mapped_column(Text)
+    nag_days: Mapped[int | None]
+    forfeit_days: Mapped[int | None]
+    total_days: Mapped[int | None]
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+    players: Mapped[list[BoardPlayer]] = relationship(
+        back_populates="board", cascade="all, delete-orphan", order_by="BoardPlayer.seat"
+    )
+    moves: Mapped[list[MoveRow]] = relationship(
+        back_populates="board", cascade="all, delete-orphan", order_by="MoveRow.number"
+    )
+
+
+class BoardPlayer(Base):
+    """Who sits at which seat of a board (seat 0 moves first)."""
+
+    __tablename__ = "board_players"
+
+    board_id: Mapped[int] = mapped_column(
+        ForeignKey("boards.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+
+    board: Mapped[Board] = relationship(back_populates="players")
+    user: Mapped[User] = relationship()
+
+
+class MoveRow(Base):
+    """One move of a board's record: the canonical text, who played it, when,
+    the comment that came with it, and whether the server played it (auto)."""
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("board_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    seat: Mapped[int]
+    text: Mapped[str] = mapped_column(String(64))
+    note: Mapped[str] = mapped_column(Text, default="")
+    comment: Mapped[str] = mapped_column(Text, default="")
+    auto: Mapped[bool] = mapped_column(default=False)
+    played_at: Mapped[datetime]
+
+    board: Mapped[Board] = relationship(back_populates="moves")
+
+
+class OutboxMessage(Base):
+    """A mail to deliver, written in the same transaction as the change that
+    caused it; the delivery loop marks it sent once a relay accepted it."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    created_at: Mapped[datetime]
+    recipients: Mapped[list[str]] = mapped_column(JSON)
+    subject: Mapped[str] = mapped_column(String(300))
+    body: Mapped[str] = mapped_column(Text)
+    in_reply_to: Mapped[str | None] = mapped_column(String(300))
+    attempts: Mapped[int] = mapped_column(default=0)
+    next_attempt_at: Mapped[datetime | None]
+    sent_at: Mapped[datetime | None]
+    last_error: Mapped[str | None] = mapped_column(Text)

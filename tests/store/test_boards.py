@@ -1,0 +1,138 @@
+"""Boards in a real database: the record replays to the stored snapshot, a
+stale or illegal move changes nothing, and of two racing commands one wins."""
+
+from __future__ import annotations
+
+import multiprocessing
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import Engine, func, select
+from sqlalchemy.orm import Session
+
+from pbem.games.base import IllegalMove
+from pbem.store import Board, MoveRow, User, make_engine, session_factory
+from pbem.store.boards import StaleBoard, apply_move, create_board, rebuild
+
+NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC).replace(tzinfo=None)
+
+
+def add_users(session: Session, *names: str) -> list[User]:
+    users = [
+        User(userid=name, userid_key=name.lower(), password_hash="x", created_at=NOW)
+        for name in names
+    ]
+    session.add_all(users)
+    session.flush()
+    return users
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "moves"),
+    [
+        ("vasco", ["-size=12"], ["a0,0", "b1,0", "a2,1"]),
+        ("trugo", [], ["a0,0", "a0,-1", "a1,0", "a2,0", "a1,-1"]),
+        ("vacu", [], ["komi6", "white", "E5", "D5", "button"]),
+        ("convacu", ["-komi=3", "-size=5"], ["C3", "B3", "button"]),
+    ],
+)
+def test_the_record_replays_to_the_stored_snapshot(
+    engine: Engine, game: str, options: list[str], moves: list[str]
+) -> None:
+    sessions = session_factory(engine)
+    with sessions.begin() as session:
+        alice, bob = add_users(session, "Alice", "bob")
+        board = create_board(session, game, options, [alice, bob], NOW, nag_days=5)
+        for number, text in enumerate(moves):
+            apply_move(session, board, number, text.upper(), NOW, comment=f"c{number}")
+        board_id = board.id
+    with sessions() as session:
+        board = session.get_one(Board, board_id)
+        assert board.version == len(moves)
+        assert [move.text for move in board.moves] == list(rebuild(board).moves)
+        assert rebuild(board).to_json() == board.snapshot
+        assert [move.comment for move in board.moves] == [f"c{n}" for n in range(len(moves))]
+        assert [p.user.userid for p in board.players] == ["Alice", "bob"]
+        assert board.nag_days == 5 and board.status == "active"
+
+
+def test_a_finished_game_is_marked_with_its_result(engine: Engine) -> None:
+    sessions = session_factory(engine)
+    with sessions.begin() as session:
+        players = add_users(session, "ann", "ben")
+        board = create_board(session, "vasco", ["-size=12"], players, NOW)
+        for number, text in enumerate(["c0,0", "a1,-1", "d-2,-1"]):
+            apply_move(session, board, number, text, NOW)
+        board_id = board.id
+    with sessions() as session:
+        board = session.get_one(Board, board_id)
+        assert board.status == "finished" and board.winner == 0
+        assert board.result == "O (red) closed a loop of 6 tiles"
+
+
+def test_stale_and_illegal_moves_change_nothing(engine: Engine) -> None:
+    sessions = session_factory(engine)
+    with sessions.begin() as session:
+        players = add_users(session, "ann", "ben")
+        board = create_board(session, "vasco", [], players, NOW)
+        apply_move(session, board, 0, "a0,0", NOW)
+        board_id = board.id
+    with sessions() as session, pytest.raises(StaleBoard, match="has moved on"), session.begin():
+        apply_move(session, session.get_one(Board, board_id), 0, "b1,0", NOW)
+    with sessions() as session, pytest.raises(IllegalMove), session.begin():
+        apply_move(session, session.get_one(Board, board_id), 1, "a9,9", NOW)
+    with sessions() as session:
+        board = session.get_one(Board, board_id)
+        assert board.version == 1
+        assert session.scalar(select(func.count()).select_from(MoveRow)) == 1
+
+
+def board_count(session: Session) -> int:
+    return session.scalar(select(func.count()).select_from(Board)) or 0
+
+
+def _racer(url: str, board_id: int, text: str, start: object, results: object) -> None:
+    """One process: wait for the other, then try to play move 2."""
+    engine = make_engine(url)
+    sessions = session_factory(engine)
+    start.wait()  # type: ignore[attr-defined]
+    try:
+        with sessions.begin() as session:
+            board = session.get_one(Board, board_id)
+            apply_move(session, board, 1, text, NOW)
+        results.put("won")  # type: ignore[attr-defined]
+    except StaleBoard:
+        results.put("stale")  # type: ignore[attr-defined]
+    except Exception as error:  # anything else is a failure of the test
+        results.put(f"error: {error!r}")  # type: ignore[attr-defined]
+    finally:
+        engine.dispose()
+
+
+def test_two_processes_racing_on_one_board_never_both_apply(
+    engine: Engine, database_url: str
+) -> None:
+    sessions = session_factory(engine)
+    context = multiprocessing.get_context("spawn")
+    for _ in range(3):
+        with sessions.begin() as session:
+            players = add_users(session, f"a{board_count(session)}", f"b{board_count(session)}")
+            board = create_board(session, "vasco", [], players, NOW)
+            apply_move(session, board, 0, "a0,0", NOW)
+            board_id = board.id
+        start = context.Barrier(2)
+        results = context.Queue()
+        racers = [
+            context.Process(target=_racer, args=(database_url, board_id, text, start, results))
+            for text in ("b1,0", "b-1,0")
+        ]
+        for racer in racers:
+            racer.start()
+        for racer in racers:
+            racer.join(60)
+        outcome = sorted(results.get(timeout=5) for _ in racers)
+        assert outcome == ["stale", "won"]
+        with sessions() as session:
+            board = session.get_one(Board, board_id)
+            assert board.version == 2 and len(board.moves) == 2
+            assert rebuild(board).to_json() == board.snapshot
