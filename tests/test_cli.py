@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -230,3 +231,20 @@ def test_db_upgrade_creates_the_tables(
     assert "boards" in inspect(create_engine(url)).get_table_names()
     code, _, err = run(capsys, "db", "downgrade")
     assert code == 2 and "pbem db upgrade" in err
+
+
+def test_send_runs_a_command_and_prints_its_mails(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PBEM_DATABASE_URL", f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    monkeypatch.setattr("sys.stdin", io.StringIO("a comment from standard input"))
+    code, out, _ = run(capsys, "send", "--from", "ann@example.org", "signup", "ann", "secret1",
+                       "--body", "hello", "--json")  # fmt: skip
+    assert code == 0
+    [mail] = json.loads(out)
+    assert mail["to"] == ["ann@example.org"] and mail["subject"] == "pbem signup ann"
+    code, out, _ = run(capsys, "send", "--from", "ann@example.org", "vasco challenge ann ann")
+    assert code == 0
+    assert out.startswith("To: ann@example.org\nSubject: pbem error: vasco challenge ann ann\n")
+    code, _, err = run(capsys, "send", "signup", "ann")
+    assert code == 2 and "pbem send --from ADDRESS" in err

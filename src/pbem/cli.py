@@ -14,17 +14,18 @@ import json
 import re
 import sys
 from collections.abc import Sequence
-from importlib import resources
 from typing import TextIO
 
 from . import __version__
 from .games import GAMES, get_game
 from .games.base import Game, OptionError, ReplayError
+from .server.help import rules_text
 
 USAGE = f"""\
 usage: pbem <game> help
        pbem <game> preview new <players> [-option ...] [MOVE ...] [--json]
        pbem db upgrade
+       pbem send --from ADDRESS "COMMAND LINE" [--body TEXT] [--json]
 
 Games: {", ".join(GAMES)}.
   help          print the rules of the game, as the server checks them
@@ -32,17 +33,15 @@ Games: {", ".join(GAMES)}.
                 it is and the result (--json: one JSON object instead)
   db upgrade    create or upgrade the server's database (PBEM_DATABASE_URL,
                 by default SQLite at ./var/pbem.sqlite3)
+  send          run one server command as if that mail had come from ADDRESS
+                (the body from --body or standard input) and print the mails
+                it produced; they also wait in the outbox for delivery
 Example: pbem vasco preview new 2 a0,0 b1,0 a2,1
 """
 
 
 class UsageError(Exception):
     """The command line itself is wrong; the message says how to fix it."""
-
-
-def rules_text(game: Game) -> str:
-    """The game's rules document (docs/rules/<game>.md, shipped in the package)."""
-    return (resources.files("pbem") / "rules" / game.rules_document).read_text(encoding="utf-8")
 
 
 def is_option(word: str) -> bool:
@@ -97,6 +96,42 @@ def database_command(words: Sequence[str], out: TextIO) -> int:
     return 0
 
 
+def send_command(words: Sequence[str], out: TextIO, stdin: TextIO) -> int:
+    """`send --from ADDRESS "COMMAND LINE" [--body TEXT] [--json]`."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="pbem send", add_help=False, exit_on_error=False)
+    parser.add_argument("--from", dest="sender", required=True)
+    parser.add_argument("--body")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("line", nargs="+")
+    try:
+        args = parser.parse_args(list(words))
+    except (argparse.ArgumentError, SystemExit) as error:
+        raise UsageError(
+            'Write: pbem send --from ADDRESS "COMMAND LINE" [--body TEXT] [--json]'
+        ) from error
+    body = args.body
+    if body is None:
+        body = "" if stdin.isatty() else stdin.read()
+    from .server import Server
+    from .store import make_engine, session_factory, upgrade
+
+    engine = make_engine()
+    try:
+        upgrade(engine)
+        messages = Server(session_factory(engine)).handle(args.sender, " ".join(args.line), body)
+    finally:
+        engine.dispose()
+    if args.json:
+        out.write(json.dumps([message.to_json() for message in messages], indent=2) + "\n")
+    else:
+        for message in messages:
+            out.write(f"To: {', '.join(message.to)}\nSubject: {message.subject}\n\n")
+            out.write(message.body + "\n")
+    return 0
+
+
 def run(argv: Sequence[str], out: TextIO) -> int:
     if not argv or argv[0] in ("-h", "--help", "help"):
         out.write(USAGE)
@@ -106,6 +141,8 @@ def run(argv: Sequence[str], out: TextIO) -> int:
         return 0
     if argv[0] == "db":
         return database_command(argv[1:], out)
+    if argv[0] == "send":
+        return send_command(argv[1:], out, sys.stdin)
     try:
         game = get_game(argv[0])
     except KeyError as error:

@@ -221,6 +221,11 @@ class State(ABC, Generic[MoveT]):
     def position(self) -> dict[str, Any]:
         """The game-specific part of the JSON form (documented per game)."""
 
+    def side_text(self, player: int) -> str:
+        """How boards name a player's side: 'Red (O)'."""
+        side = self.game.sides[player]
+        return f"{side.name} ({side.letter})"
+
     def status_line(self) -> str:
         """One line saying whose turn it is or how the game ended."""
         if self.result is not None:

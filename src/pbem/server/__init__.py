@@ -1,0 +1,11 @@
+"""The PBeM command layer: commands in, database changes and mails out.
+
+It knows no transport: the mail, web and command-line doors call
+`Server.handle(sender, command_line, body)` and deliver what it queued.
+"""
+
+from .errors import CommandError
+from .messages import Outgoing
+from .service import Server
+
+__all__ = ["CommandError", "Outgoing", "Server"]

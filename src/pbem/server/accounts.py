@@ -1,0 +1,88 @@
+"""Users: who they are, checking passwords, and the rules for names.
+
+Userids and passwords have no spaces, quotes or colons; userids compare
+without regard to case (Alice is alice). Passwords are stored as argon2
+hashes, never in clear.
+"""
+
+from __future__ import annotations
+
+import re
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..store import Address, User
+from .errors import CommandError
+
+HASHER = PasswordHasher()
+_WORD = re.compile(r"[!#-&(-9;-~]{1,64}")  # printable ASCII without space, quotes and ':'
+_USERID = re.compile(r"[!#-&(-9;-~]{2,32}")
+_ADDRESS = re.compile(r"[^@\s<>\"',;:]{1,64}@(?:[A-Za-z0-9-]{1,63}\.){0,8}[A-Za-z0-9-]{1,63}")
+
+
+def check_userid(userid: str) -> str:
+    if not _USERID.fullmatch(userid):
+        raise CommandError(
+            f"'{userid[:40]}' cannot be a userid: use 2 to 32 letters, digits or signs, "
+            "with no spaces, quotes or colons."
+        )
+    return userid
+
+
+def check_password(password: str) -> str:
+    if not _WORD.fullmatch(password) or len(password) < 4:
+        raise CommandError(
+            "A password needs 4 to 64 letters, digits or signs, with no spaces, quotes or colons."
+        )
+    return password
+
+
+def check_address(address: str) -> str:
+    if not _ADDRESS.fullmatch(address):
+        raise CommandError(f"'{address[:80]}' is not a mail address like alice@example.org.")
+    return address
+
+
+def hash_password(password: str) -> str:
+    return HASHER.hash(password)
+
+
+def find_user(session: Session, userid: str) -> User | None:
+    return session.scalar(select(User).where(User.userid_key == userid.lower()))
+
+
+def user_named(session: Session, userid: str) -> User:
+    """The user, or a CommandError saying there is none by that name."""
+    user = find_user(session, userid)
+    if user is None:
+        raise CommandError(
+            f"There is no user '{userid[:40]}'. Check the spelling, or sign up with "
+            "'signup userid password'."
+        )
+    return user
+
+
+def authenticate(session: Session, userid: str, password: str) -> User:
+    """The user if the password is theirs; otherwise one error for both
+    cases, so a wrong guess does not tell which userids exist."""
+    user = find_user(session, userid)
+    try:
+        if user is not None and HASHER.verify(user.password_hash, password):
+            return user
+    except (VerificationError, InvalidHashError):
+        pass
+    raise CommandError(
+        f"The userid '{userid[:40]}' and that password do not match. Userids ignore "
+        "case; passwords do not."
+    )
+
+
+def main_address(user: User) -> str:
+    return user.addresses[0].address
+
+
+def find_address(session: Session, address: str) -> Address | None:
+    return session.scalar(select(Address).where(Address.address_key == address.lower()))

@@ -1,0 +1,395 @@
+"""The commands: each reads its words, checks them, changes the database and
+says which mails go out. Every check fails with a CommandError saying what
+was wrong and how to write it instead.
+
+A command line is `VERB ARGS...` (`signup alice secret`) or, for the games,
+`GAME VERB ARGS...` (`vasco move 101 alice secret a0,0#1`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..games import GAMES, get_game
+from ..games.base import Game, MoveError, OptionError, State
+from ..store import Address, Board, BoardPlayer, User
+from ..store.boards import StaleBoard, apply_move, create_board, rebuild
+from .accounts import (
+    authenticate,
+    check_address,
+    check_password,
+    check_userid,
+    find_address,
+    find_user,
+    hash_password,
+    main_address,
+    user_named,
+)
+from .board_mail import board_body, players_of, subject
+from .errors import CommandError
+from .help import command_list, rules_text
+from .messages import Reply
+
+MAIL_PREFERENCES = ("every", "digest", "none")
+DEFAULT_NAG_DAYS = 7
+DEFAULT_FORFEIT_DAYS = 21
+MAX_DAYS = 365
+
+
+@dataclass
+class Context:
+    """What a command works with: the transaction, who sent it, the comment
+    that came with it, the time, and the mails it will send."""
+
+    session: Session
+    sender: str
+    body: str
+    now: datetime
+    reply: Reply
+
+
+Command = Callable[[Context, list[str]], None]
+GameCommand = Callable[[Context, Game, list[str]], None]
+
+
+def usage(form: str, words: list[str], least: int, most: int | None = None) -> None:
+    """Raise CommandError with the command's form if the word count is wrong."""
+    most = least if most is None else most
+    if not least <= len(words) <= most:
+        raise CommandError(f"Write this command as: {form}")
+
+
+def stop_line(user: User) -> str:
+    return (
+        f"You get this mail as {user.userid}. For fewer mails: "
+        f"'mail {user.userid} PASSWORD digest' (one a day) or '... none'."
+    )
+
+
+# -- commands for everyone -------------------------------------------------------
+
+
+def help_command(ctx: Context, words: list[str]) -> None:
+    usage("help [GAME]", words, 0, 1)
+    if words:
+        game = game_named(words[0])
+        ctx.reply.send(ctx.sender, f"{game.title} help", rules_text(game))
+    else:
+        ctx.reply.send(ctx.sender, "pbem help", command_list())
+
+
+def signup(ctx: Context, words: list[str]) -> None:
+    usage("signup USERID PASSWORD [ADDRESS]", words, 2, 3)
+    userid = check_userid(words[0])
+    password = check_password(words[1])
+    address = check_address(words[2] if len(words) == 3 else ctx.sender)
+    if find_user(ctx.session, userid) is not None:
+        raise CommandError(f"The userid '{userid}' is taken (userids ignore case): pick another.")
+    if find_address(ctx.session, address) is not None:
+        raise CommandError(
+            f"The address {address} already belongs to an account; one address, one account."
+        )
+    user = User(
+        userid=userid,
+        userid_key=userid.lower(),
+        password_hash=hash_password(password),
+        mail_preference="every",
+        vacation=False,
+        created_at=ctx.now,
+    )
+    user.addresses = [Address(address=address, address_key=address.lower())]
+    ctx.session.add(user)
+    ctx.session.flush()
+    ctx.reply.send(
+        address,
+        f"pbem signup {userid}",
+        f"Welcome, {userid}: your account is ready, with mail going to {address}.\n"
+        f"Send 'help' for the commands.\n\n{stop_line(user)}\n",
+    )
+
+
+def mail_preference(ctx: Context, words: list[str]) -> None:
+    usage("mail USERID PASSWORD every|digest|none", words, 3)
+    user = authenticate(ctx.session, words[0], words[1])
+    choice = words[2].lower()
+    if choice not in MAIL_PREFERENCES:
+        raise CommandError(f"'{words[2][:20]}' is no mail preference: write every, digest or none.")
+    user.mail_preference = choice
+    meaning = {
+        "every": "every board mail, as it happens",
+        "digest": "one mail a day listing the boards awaiting your move",
+        "none": "no board mail (replies to your own commands still come)",
+    }[choice]
+    ctx.reply.send(
+        main_address(user),
+        f"pbem mail {user.userid} {choice}",
+        f"From now on {user.userid} gets {meaning}.\n",
+    )
+
+
+# -- game commands -----------------------------------------------------------------
+
+
+def game_named(name: str) -> Game:
+    try:
+        return get_game(name)
+    except KeyError as error:
+        raise CommandError(str(error.args[0])) from None
+
+
+def game_help(ctx: Context, game: Game, words: list[str]) -> None:
+    usage(f"{game.name} help", words, 0)
+    ctx.reply.send(ctx.sender, f"{game.title} help", rules_text(game))
+
+
+_DAYS = re.compile(r"--(nagtime|forfeittime|totaltime)=(\d{1,4})", re.IGNORECASE)
+
+
+def challenge(ctx: Context, game: Game, words: list[str]) -> None:
+    form = (
+        f"{game.name} challenge USER1 USER2 [-OPTION ...] [--nagtime=DAYS] "
+        "[--forfeittime=DAYS] [--totaltime=DAYS]"
+    )
+    names = [word for word in words if not word.startswith("-")]
+    if len(names) != game.players:
+        raise CommandError(
+            f"{game.title} needs {game.players} players; write this command as: {form}"
+        )
+    days: dict[str, int] = {}
+    options = []
+    for word in words:
+        if word.startswith("--"):
+            match = _DAYS.fullmatch(word)
+            if not match or not 1 <= int(match.group(2)) <= MAX_DAYS:
+                raise CommandError(
+                    f"Cannot read '{word[:40]}': timing is --nagtime=DAYS, --forfeittime=DAYS "
+                    f"or --totaltime=DAYS, with 1 to {MAX_DAYS} days."
+                )
+            days[match.group(1).lower()] = int(match.group(2))
+        elif word.startswith("-"):
+            options.append(word)
+    users = [user_named(ctx.session, name) for name in names]
+    if len({user.id for user in users}) != len(users):
+        raise CommandError("A player cannot be challenged to play against themselves.")
+    nag = days.get("nagtime", DEFAULT_NAG_DAYS)
+    forfeit = days.get("forfeittime", DEFAULT_FORFEIT_DAYS)
+    if forfeit <= nag:
+        raise CommandError(
+            f"The forfeit time ({forfeit} days) must be longer than the nag time ({nag} days)."
+        )
+    try:
+        board = create_board(
+            ctx.session,
+            game.name,
+            options,
+            users,
+            ctx.now,
+            nag_days=nag,
+            forfeit_days=forfeit,
+            total_days=days.get("totaltime"),
+        )
+    except OptionError as error:
+        raise CommandError(f"{error} Write this command as: {form}") from None
+    state = rebuild(board)
+    opening = (
+        f"A new {game.title} board, from a challenge sent by {ctx.sender}.\n"
+        "To decline, resign before your first move.\n\n"
+    )
+    send_board(ctx, board, state, opening=opening)
+
+
+def move(ctx: Context, game: Game, words: list[str]) -> None:
+    form = f"{game.name} move BOARD USERID PASSWORD MOVE[#N]"
+    usage(form, words, 4)
+    board = board_numbered(ctx, game, words[0])
+    user = authenticate(ctx.session, words[1], words[2])
+    seat = seat_of(board, user)
+    text, number = split_move_number(words[3], form)
+    if number is not None and number != board.version + 1:
+        raise CommandError(
+            f"Board {board.id} is at move {board.version + 1}, but this mail was for move "
+            f"{number}: it is stale or came twice, so nothing was played.",
+            board.id,
+        )
+    state = rebuild(board)
+    if state.result is not None:
+        raise CommandError(f"Board {board.id} is over: {state.status_line()}", board.id)
+    if state.to_move != seat:
+        assert state.to_move is not None
+        waiting = players_of(board)[state.to_move]
+        raise CommandError(
+            f"It is not your move on board {board.id}: {waiting} is to move.", board.id
+        )
+    expected = board.version if number is None else number - 1
+    try:
+        after = apply_move(ctx.session, board, expected, text, ctx.now, comment=ctx.body)
+    except StaleBoard:
+        raise CommandError(
+            f"Board {board.id} is at move {board.version + 1}, but this mail was for move "
+            f"{number}: it is stale or came twice, so nothing was played.",
+            board.id,
+        ) from None
+    except MoveError as error:
+        raise CommandError(
+            f"Move {text} cannot be played on board {board.id}: {error.reason}.", board.id
+        ) from None
+    send_board(ctx, board, after, comment=ctx.body, commenter=user.userid)
+
+
+def show(ctx: Context, game: Game, words: list[str]) -> None:
+    form = f"{game.name} show BOARD[#N]"
+    usage(form, words, 1)
+    number_text, _, at = words[0].partition("#")
+    board = board_numbered(ctx, game, number_text)
+    upto = None
+    if at:
+        if not at.isdigit() or not 0 <= int(at) <= board.version:
+            raise CommandError(
+                f"Board {board.id} has moves 0 to {board.version}: write {form}.", board.id
+            )
+        upto = int(at)
+    state = rebuild(board, upto)
+    sender_user = sender_account(ctx)
+    seat = None
+    if sender_user is not None:
+        seats = [p.seat for p in board.players if p.user_id == sender_user.id]
+        seat = seats[0] if seats else None
+    ctx.reply.send(ctx.sender, subject(board, state), board_body(board, state, seat))
+
+
+def games(ctx: Context, game: Game, words: list[str]) -> None:
+    usage(f"{game.name} games [USERID]", words, 0, 1)
+    if words:
+        user = user_named(ctx.session, words[0])
+    else:
+        found = sender_account(ctx)
+        if found is None:
+            raise CommandError(
+                f"Name the player: {game.name} games USERID (this address has no account)."
+            )
+        user = found
+    boards = ctx.session.scalars(
+        select(Board)
+        .join(BoardPlayer)
+        .where(BoardPlayer.user_id == user.id, Board.game == game.name)
+        .order_by(Board.id)
+    ).all()
+    lines = [f"{game.title} boards of {user.userid}:"]
+    for board in boards:
+        state = rebuild(board)
+        names = " against ".join(players_of(board))
+        lines.append(f"  {board.id:>5}  {names}  move {board.version + 1}: {state.status_line()}")
+    if not boards:
+        lines.append("  none yet")
+    ctx.reply.send(ctx.sender, f"{game.title} games {user.userid}", "\n".join(lines) + "\n")
+
+
+# -- helpers -----------------------------------------------------------------------------
+
+
+def board_numbered(ctx: Context, game: Game, text: str) -> Board:
+    if not text.isdigit() or len(text) > 9:
+        raise CommandError(f"'{text[:20]}' is not a board number like 101.")
+    board = ctx.session.get(Board, int(text))
+    if board is None or board.game != game.name:
+        raise CommandError(f"There is no {game.title} board {text}.")
+    return board
+
+
+def seat_of(board: Board, user: User) -> int:
+    for player in board.players:
+        if player.user_id == user.id:
+            return player.seat
+    raise CommandError(f"{user.userid} does not play on board {board.id}.", board.id)
+
+
+def split_move_number(word: str, form: str) -> tuple[str, int | None]:
+    text, mark, number = word.partition("#")
+    if not mark:
+        return text, None
+    if not number.isdigit() or len(number) > 6 or int(number) < 1:
+        raise CommandError(f"After '#' comes the move's number, like a0,0#1: write {form}.")
+    return text, int(number)
+
+
+def sender_account(ctx: Context) -> User | None:
+    address = find_address(ctx.session, ctx.sender)
+    return None if address is None else address.user
+
+
+def send_board(
+    ctx: Context,
+    board: Board,
+    state: State,
+    *,
+    comment: str = "",
+    commenter: str = "",
+    opening: str = "",
+) -> None:
+    """The board mail to each player who wants every mail (and the sender)."""
+    topic = subject(board, state, commented=bool(comment.strip()))
+    sent_to_sender = False
+    for player in board.players:
+        user = player.user
+        if user.mail_preference != "every":
+            continue
+        body = board_body(
+            board, state, player.seat, comment=comment, commenter=commenter,
+            footer=stop_line(user),
+        )  # fmt: skip
+        address = main_address(user)
+        ctx.reply.send(address, topic, opening + body)
+        sent_to_sender |= address.lower() == ctx.sender.lower()
+    if not sent_to_sender and not any(
+        a.address_key == ctx.sender.lower() for p in board.players for a in p.user.addresses
+    ):
+        ctx.reply.send(ctx.sender, topic, opening + board_body(board, state, None))
+
+
+GLOBAL_COMMANDS: dict[str, Command] = {
+    "help": help_command,
+    "signup": signup,
+    "mail": mail_preference,
+}
+GAME_COMMANDS: dict[str, GameCommand] = {
+    "help": game_help,
+    "challenge": challenge,
+    "move": move,
+    "show": show,
+    "games": games,
+}
+
+
+def run_command(ctx: Context, line: str) -> None:
+    """Dispatch one command line."""
+    words = line.split()
+    if not words:
+        raise CommandError("The command line is empty: send 'help' for the list of commands.")
+    first = words[0].lower()
+    if first in GLOBAL_COMMANDS:
+        GLOBAL_COMMANDS[first](ctx, words[1:])
+        return
+    if first in GAMES:
+        game = GAMES[first]
+        if len(words) < 2:
+            raise CommandError(
+                f"What should {game.title} do? Commands: {', '.join(GAME_COMMANDS)}."
+            )
+        verb = words[1].lower()
+        if verb not in GAME_COMMANDS:
+            raise CommandError(
+                f"'{words[1][:30]}' is no {game.title} command; they are: "
+                f"{', '.join(GAME_COMMANDS)}."
+            )
+        GAME_COMMANDS[verb](ctx, game, words[2:])
+        return
+    raise CommandError(
+        f"'{words[0][:30]}' is no command or game. Commands: {', '.join(GLOBAL_COMMANDS)}; "
+        f"games: {', '.join(GAMES)}. Send 'help' for more."
+    )

@@ -1,0 +1,40 @@
+"""Help texts: the server's command list and each game's rules document."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from ..games import GAMES
+from ..games.base import Game
+
+COMMANDS = """\
+Commands go in the Subject of a mail (or `pbem send`); the body is a comment.
+Words are separated by spaces; userids and commands ignore case.
+
+  help [GAME]                         this list, or a game's rules
+  signup USERID PASSWORD [ADDRESS]    make an account (ADDRESS: the sender's)
+  mail USERID PASSWORD every|digest|none
+                                      which mail you want: every board mail,
+                                      one mail a day listing boards awaiting
+                                      you, or none
+  GAME challenge USER1 USER2 [-OPTION ...] [--nagtime=D] [--forfeittime=D]
+                 [--totaltime=D]      start a board; USER1 moves first
+  GAME move BOARD USERID PASSWORD MOVE[#N]
+                                      play MOVE; #N (the move's number) makes
+                                      a stale or repeated mail harmless
+  GAME show BOARD[#N]                 the board (as it was after move N)
+  GAME games [USERID]                 the boards of a player (default: yours)
+  GAME help                           the rules of the game
+
+Games: {games}.
+"""
+
+
+def command_list() -> str:
+    return COMMANDS.format(games=", ".join(GAMES))
+
+
+def rules_text(game: Game) -> str:
+    """The game's rules document (docs/rules/..., shipped in the package)."""
+    document = resources.files("pbem") / "rules" / game.rules_document
+    return document.read_text(encoding="utf-8")

@@ -1,0 +1,52 @@
+"""What a command produces: mails to send, each for one or more addresses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from ..store import OutboxMessage
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """A mail the server sends: to whom, its subject and its body."""
+
+    to: tuple[str, ...]
+    subject: str
+    body: str
+    in_reply_to: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {"to": list(self.to), "subject": self.subject, "body": self.body}
+
+
+@dataclass
+class Reply:
+    """Everything one command sends, in order."""
+
+    messages: list[Outgoing] = field(default_factory=list)
+
+    def send(self, to: str | list[str] | tuple[str, ...], subject: str, body: str) -> None:
+        addresses = (to,) if isinstance(to, str) else tuple(to)
+        if addresses:
+            self.messages.append(Outgoing(addresses, subject, body))
+
+
+def queue_messages(
+    session: Session, messages: list[Outgoing], now: datetime, in_reply_to: str | None
+) -> None:
+    """Write the messages to the outbox, in the caller's transaction."""
+    for message in messages:
+        session.add(
+            OutboxMessage(
+                created_at=now,
+                recipients=list(message.to),
+                subject=message.subject,
+                body=message.body,
+                in_reply_to=in_reply_to,
+                attempts=0,
+            )
+        )

@@ -1,0 +1,91 @@
+"""The command layer's front: run one command in one transaction and queue
+its mails; a failed command changes nothing and its sender gets the reason.
+
+The doors (mail, web, command line) call `Server.handle` and nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from ..store import Board
+from ..store.boards import rebuild
+from .board_mail import board_body, subject
+from .commands import Context, run_command
+from .errors import CommandError
+from .messages import Outgoing, Reply, queue_messages
+
+MAX_LINE = 1000  # characters of a command line
+MAX_BODY = 100_000  # characters of a comment
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def clean(text: str, *, one_line: bool) -> str:
+    """Text safe to store and mail: control characters (NUL among them, which
+    PostgreSQL refuses) become U+FFFD; a command line loses its line breaks."""
+    if one_line:
+        text = text.replace("\r", " ").replace("\n", " ").replace("\t", " ")
+    return _CONTROL.sub("\ufffd", text)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Server:
+    """Runs commands against a database; `clock` is injectable for tests."""
+
+    def __init__(
+        self, sessions: sessionmaker[Session], clock: Callable[[], datetime] = utc_now
+    ) -> None:
+        self.sessions = sessions
+        self.clock = clock
+
+    def handle(
+        self, sender: str, line: str, body: str = "", message_id: str | None = None
+    ) -> list[Outgoing]:
+        """Run one command from `sender`; returns the mails it queued."""
+        now = self.clock()
+        sender = clean(sender, one_line=True).strip()
+        line = clean(line, one_line=True)
+        body = clean(body.replace("\r\n", "\n"), one_line=False)
+        try:
+            if len(line) > MAX_LINE:
+                raise CommandError(
+                    f"The command line is {len(line)} characters long; the most is {MAX_LINE}."
+                )
+            if len(body) > MAX_BODY:
+                raise CommandError(
+                    f"The message body is {len(body)} characters long; the most is {MAX_BODY}."
+                )
+            with self.sessions.begin() as session:
+                reply = Reply()
+                run_command(Context(session, sender, body, now, reply), line)
+                queue_messages(session, reply.messages, now, message_id)
+            return reply.messages
+        except CommandError as error:
+            messages = [self._error_mail(sender, line, body, error)]
+            with self.sessions.begin() as session:
+                queue_messages(session, messages, now, message_id)
+            return messages
+
+    def _error_mail(self, sender: str, line: str, body: str, error: CommandError) -> Outgoing:
+        parts = [error.message, ""]
+        if error.board is not None:
+            with self.sessions() as session:
+                board = session.get(Board, error.board)
+                if board is not None:
+                    state = rebuild(board)
+                    parts += [f"The board ({subject(board, state)}):", ""]
+                    parts.append(board_body(board, state, None).rstrip("\n"))
+                    parts.append("")
+        parts.append("Your message was:")
+        parts.append(f"> Subject: {line[:MAX_LINE]}")
+        parts.extend(f"> {text}" for text in body[:2000].splitlines())
+        return Outgoing((sender,), f"pbem error: {line[:80]}", "\n".join(parts) + "\n")

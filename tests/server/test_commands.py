@@ -1,0 +1,243 @@
+"""The command layer on real databases: each command's replies and errors,
+and that a failed command changes nothing."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+
+import pytest
+from sqlalchemy import Engine, func, select
+
+from pbem.games import get_game
+from pbem.server import Server
+from pbem.store import Board, OutboxMessage, User, session_factory
+
+
+class Clock:
+    """Time that tests move by hand."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 21, 9, 0)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+@pytest.fixture
+def server(engine: Engine) -> Iterator[Server]:
+    yield Server(session_factory(engine), Clock())
+
+
+def signup(server: Server, *names: str) -> None:
+    for name in names:
+        [reply] = server.handle(f"{name.lower()}@example.org", f"signup {name} pw-{name}")
+        assert reply.subject == f"pbem signup {name}"
+
+
+def outbox_count(server: Server) -> int:
+    with server.sessions() as session:
+        return session.scalar(select(func.count()).select_from(OutboxMessage)) or 0
+
+
+def test_signup_makes_an_account_and_refuses_a_second_of_the_same_name(server: Server) -> None:
+    signup(server, "Alice")
+    [error] = server.handle("other@example.org", "signup alice another1")
+    assert error.to == ("other@example.org",)
+    assert error.subject == "pbem error: signup alice another1"
+    assert "is taken (userids ignore case)" in error.body
+    assert "> Subject: signup alice another1" in error.body
+    with server.sessions() as session:
+        user = session.scalar(select(User).where(User.userid_key == "alice"))
+        assert user is not None and user.userid == "Alice"
+        assert user.password_hash.startswith("$argon2")
+        assert "pw-Alice" not in user.password_hash
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("signup al:ice secret1", "cannot be a userid"),
+        ("signup alice 'quoted'", "A password needs"),
+        ("signup alice abc", "A password needs"),
+        ("signup alice secret1 not-an-address", "is not a mail address"),
+        ("signup", "Write this command as: signup USERID PASSWORD [ADDRESS]"),
+        ("", "The command line is empty"),
+        ("dance with me", "'dance' is no command or game"),
+        ("vasco", "What should Vasco do?"),
+        ("vasco fly 1", "'fly' is no Vasco command"),
+        ("x" * 2000, "The command line is 2000 characters long"),
+        ("SIGNUP  alice   \x00\x01", "A password needs"),
+    ],
+)
+def test_malformed_commands_get_a_clear_error_and_change_nothing(
+    server: Server, line: str, words: str
+) -> None:
+    [error] = server.handle("alice@example.org", line)
+    assert words in error.body
+    with server.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(User)) == 0
+    assert outbox_count(server) == 1  # only the error mail
+
+
+def test_help_lists_the_commands_and_each_games_rules(server: Server) -> None:
+    [general] = server.handle("who@example.org", "help")
+    assert "GAME move BOARD USERID PASSWORD MOVE[#N]" in general.body
+    [rules] = server.handle("who@example.org", "TRUGO HELP")
+    assert rules.subject == "Trugo help" and rules.body.startswith("# Trugo")
+    [same] = server.handle("who@example.org", "help convacu")
+    assert same.body.startswith("# Vacu")
+
+
+def challenge(server: Server, line: str = "vasco challenge alice bob -size=12") -> int:
+    signup(server, "alice", "bob")
+    messages = server.handle("alice@example.org", line)
+    assert {m.to for m in messages} == {("alice@example.org",), ("bob@example.org",)}
+    assert all(m.subject == "Vasco Board 1 alice" for m in messages)
+    return 1
+
+
+def test_challenge_starts_a_board_and_mails_both_players(server: Server) -> None:
+    challenge(server)
+    with server.sessions() as session:
+        board = session.get_one(Board, 1)
+        assert board.options == {"size": 12, "strict": False}
+        assert (board.nag_days, board.forfeit_days, board.total_days) == (7, 21, None)
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("vasco challenge alice", "Vasco needs 2 players"),
+        ("vasco challenge alice carol", "There is no user 'carol'"),
+        ("vasco challenge alice ALICE", "against themselves"),
+        ("vasco challenge alice bob -size=0", "-size=0 is too small"),
+        ("vasco challenge alice bob -colour", "Unknown option -colour"),
+        ("vasco challenge alice bob --nagtime=9 --forfeittime=5", "must be longer"),
+        ("vasco challenge alice bob --nagtime=x", "Cannot read '--nagtime=x'"),
+    ],
+)
+def test_challenge_errors(server: Server, line: str, words: str) -> None:
+    signup(server, "alice", "bob")
+    [error] = server.handle("alice@example.org", line)
+    assert words in error.body
+    with server.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(Board)) == 0
+
+
+def test_a_move_goes_to_both_players_with_the_comment(server: Server) -> None:
+    challenge(server)
+    messages = server.handle("alice@example.org", "vasco move 1 alice pw-alice a0,0#1", "Hi!")
+    assert len(messages) == 2
+    for message in messages:
+        assert message.subject == "Vasco Board 1 bob **"
+        assert "Comment from alice:\n> Hi!" in message.body
+        assert "  1. alice      a0,0*" in message.body
+        assert "Move 2: Blue (X) to move." in message.body
+        assert "mail " in message.body.splitlines()[-1]  # how to get fewer mails
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("vasco move 1 alice wrong a0,0", "do not match"),
+        ("vasco move 1 bob pw-bob a0,0", "It is not your move on board 1: alice is to move"),
+        ("vasco move 1 alice pw-alice q9", "Move q9 cannot be played on board 1"),
+        ("vasco move 1 alice pw-alice a5,5", "the first tile must be placed at 0,0"),
+        ("vasco move 1 alice pw-alice a0,0#2", "this mail was for move 2"),
+        ("vasco move 7 alice pw-alice a0,0", "There is no Vasco board 7"),
+        ("trugo move 1 alice pw-alice a0,0", "There is no Trugo board 1"),
+        ("vasco move x alice pw-alice a0,0", "'x' is not a board number"),
+        ("vasco move 1 alice pw-alice", "Write this command as: vasco move BOARD"),
+        ("vasco move 1 alice pw-alice a0,0#x", "After '#' comes the move's number"),
+    ],
+)
+def test_move_errors_come_with_the_board_and_change_nothing(
+    server: Server, line: str, words: str
+) -> None:
+    challenge(server)
+    [error] = server.handle("alice@example.org", line)
+    assert words in error.body, error.body
+    if words.startswith(("It is not", "Move ", "the first", "this mail")):
+        assert "The board (Vasco Board 1 alice):" in error.body
+    with server.sessions() as session:
+        assert session.get_one(Board, 1).version == 0
+
+
+def test_a_duplicated_mail_with_its_number_plays_once(server: Server) -> None:
+    challenge(server)
+    server.handle("alice@example.org", "vasco move 1 alice pw-alice a0,0#1")
+    [error] = server.handle("alice@example.org", "vasco move 1 alice pw-alice a0,0#1")
+    assert "stale or came twice" in error.body
+    with server.sessions() as session:
+        assert session.get_one(Board, 1).version == 1
+
+
+def test_a_non_player_cannot_move(server: Server) -> None:
+    challenge(server)
+    signup(server, "carol")
+    [error] = server.handle("carol@example.org", "vasco move 1 carol pw-carol a0,0")
+    assert "carol does not play on board 1" in error.body
+
+
+def test_show_draws_the_board_now_and_as_it_was(server: Server) -> None:
+    challenge(server)
+    server.handle("alice@example.org", "vasco move 1 alice pw-alice a0,0")
+    server.handle("bob@example.org", "vasco move 1 bob pw-bob b1,0")
+    [now] = server.handle("stranger@example.org", "vasco show 1")
+    assert now.to == ("stranger@example.org",) and "Move 3: Red (O) to move." in now.body
+    [before] = server.handle("stranger@example.org", "vasco show 1#1")
+    assert "Move 2: Blue (X) to move." in before.body
+    [error] = server.handle("stranger@example.org", "vasco show 1#5")
+    assert "Board 1 has moves 0 to 2" in error.body
+
+
+def test_games_lists_a_players_boards(server: Server) -> None:
+    challenge(server)
+    [listing] = server.handle("alice@example.org", "vasco games")
+    assert "Vasco boards of alice:" in listing.body and "alice against bob" in listing.body
+    [none] = server.handle("x@example.org", "trugo games bob")
+    assert "none yet" in none.body
+    [error] = server.handle("x@example.org", "vasco games")
+    assert "this address has no account" in error.body
+
+
+def test_mail_preference_none_stops_board_mail(server: Server) -> None:
+    challenge(server)
+    [confirm] = server.handle("bob@example.org", "mail bob pw-bob NONE")
+    assert "no board mail" in confirm.body
+    messages = server.handle("alice@example.org", "vasco move 1 alice pw-alice a0,0")
+    assert [m.to for m in messages] == [("alice@example.org",)]
+    [error] = server.handle("bob@example.org", "mail bob pw-bob weekly")
+    assert "write every, digest or none" in error.body
+
+
+@pytest.mark.parametrize("name", ["vasco", "trugo", "vacu", "convacu"])
+def test_a_whole_game_from_challenge_to_result(server: Server, name: str) -> None:
+    signup(server, "alice", "bob")
+    options = {"vasco": "-size=12", "trugo": "-size=8", "vacu": "-size=5", "convacu": "-size=5"}
+    server.handle("alice@example.org", f"{name} challenge alice bob {options[name]}")
+    rng = random.Random(7)
+    users = ["alice", "bob"]
+    state = get_game(name).start([options[name]])
+    for number in range(1, 400):
+        if state.result is not None:
+            break
+        move = state.move_text(rng.choice(state.legal_moves()))
+        player = users[state.to_move]
+        messages = server.handle(
+            f"{player}@example.org", f"{name} move 1 {player} pw-{player} {move}#{number}"
+        )
+        assert not messages[0].subject.startswith("pbem error"), messages[0].body
+        state = state.play_text(move)
+    assert state.result is not None
+    assert all("Game over" in m.body for m in messages)
+    assert all(m.subject.endswith("game over") for m in messages)
+    with server.sessions() as session:
+        board = session.get_one(Board, 1)
+        assert board.status == "finished" and board.winner == state.result.winner
+        assert board.snapshot == state.to_json()
