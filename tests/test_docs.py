@@ -530,3 +530,25 @@ def test_vacu_rules_json_example_is_real() -> None:
 
 def test_vacu_rules_lines_fit_a_terminal() -> None:
     assert max(len(line) for line in VACU_RULES.splitlines()) <= 80
+
+
+# -- the command reference --------------------------------------------------------
+
+
+def test_command_reference_examples_run(tmp_path: Path) -> None:
+    """The first example block of docs/commands.md, run through the server."""
+    from pbem.server import Server
+    from pbem.store import make_engine, session_factory, upgrade
+
+    text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    block = code_block_after(text, "prints the mails it produced")
+    engine = make_engine(f"sqlite:///{tmp_path / 'doc.sqlite3'}")
+    upgrade(engine)
+    server = Server(session_factory(engine))
+    for line in block.splitlines():
+        match = re.fullmatch(r'\$ pbem send --from (\S+) "([^"]+)"(?: --body "([^"]*)")?', line)
+        assert match, line
+        messages = server.handle(match.group(1), match.group(2), match.group(3) or "")
+        assert not any(m.subject.startswith("pbem error") for m in messages), messages
+    engine.dispose()
+    assert max(len(line) for line in text.splitlines()) <= 80
