@@ -241,3 +241,64 @@ def test_a_whole_game_from_challenge_to_result(server: Server, name: str) -> Non
         board = session.get_one(Board, 1)
         assert board.status == "finished" and board.winner == state.result.winner
         assert board.snapshot == state.to_json()
+
+
+def test_add_and_change_address_and_password(server: Server) -> None:
+    signup(server, "alice")
+    [added] = server.handle("alice@example.org", "add alice pw-alice alice@work.example")
+    assert added.to == ("alice@example.org", "alice@work.example")
+    [listing] = server.handle("alice@work.example", "vasco games")  # known by the new address
+    assert "Vasco boards of alice:" in listing.body
+    [moved] = server.handle("x@example.org", "change address alice pw-alice alice@home.example")
+    assert moved.to == ("alice@example.org", "alice@home.example")
+    assert "now goes to alice@home.example" in moved.body
+    [changed] = server.handle("x@example.org", "CHANGE PASSWORD Alice pw-alice new-secret")
+    assert changed.to == ("alice@home.example",)
+    [error] = server.handle("x@example.org", "mail alice pw-alice none")
+    assert "do not match" in error.body
+    [ok] = server.handle("x@example.org", "mail alice new-secret none")
+    assert "no board mail" in ok.body
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("add alice pw-alice bob@example.org", "already belongs to an account"),
+        ("change colour alice pw-alice red", "Write this command as: change password"),
+        ("change password alice pw-alice", "Write this command as: change password"),
+        ("change password alice pw-alice a b", "Write this command as"),
+        ("change address alice pw-alice bob@example.org", "belongs to another account"),
+        ("change password alice pw-alice no", "A password needs"),
+        ("list everyone", "Write this command as: list"),
+    ],
+)
+def test_account_errors(server: Server, line: str, words: str) -> None:
+    signup(server, "alice", "bob")
+    [error] = server.handle("alice@example.org", line)
+    assert words in error.body
+
+
+def test_list_shows_the_players(server: Server) -> None:
+    signup(server, "bob", "Alice")
+    [listing] = server.handle("who@example.org", "list")
+    assert listing.body == "2 players:\n  Alice\n  bob\n"
+
+
+def test_chat_reaches_the_other_player_only(server: Server) -> None:
+    challenge(server)
+    messages = server.handle("alice@example.org", "vasco chat 1 alice pw-alice", "Ready?")
+    assert [m.to for m in messages] == [("bob@example.org",), ("alice@example.org",)]
+    assert messages[0].subject == "Vasco Board 1 chat from alice"
+    assert "> Ready?" in messages[0].body
+    [error] = server.handle("alice@example.org", "vasco chat 1 alice pw-alice")
+    assert "write it in the body" in error.body
+
+
+def test_pass_is_the_move_pass_where_the_game_has_one(server: Server) -> None:
+    signup(server, "alice", "bob")
+    server.handle("alice@example.org", "vacu challenge alice bob -komi=6 -size=5")
+    server.handle("alice@example.org", "vacu move 1 alice pw-alice button#1")
+    messages = server.handle("bob@example.org", "vacu pass 1 bob pw-bob#2")
+    assert all("Last move: pass by White (O)." in m.body for m in messages)
+    [error] = server.handle("bob@example.org", "vasco pass 1 bob pw-bob")
+    assert "Vasco has no passing" in error.body

@@ -133,6 +133,66 @@ def mail_preference(ctx: Context, words: list[str]) -> None:
     )
 
 
+def add_address(ctx: Context, words: list[str]) -> None:
+    usage("add USERID PASSWORD ADDRESS", words, 3)
+    user = authenticate(ctx.session, words[0], words[1])
+    address = check_address(words[2])
+    if find_address(ctx.session, address) is not None:
+        raise CommandError(f"The address {address} already belongs to an account.")
+    user.addresses.append(Address(address=address, address_key=address.lower()))
+    ctx.session.flush()
+    ctx.reply.send(
+        [main_address(user), address],
+        f"pbem add {user.userid}",
+        f"{user.userid} may now send commands from {address} too; mail still goes to "
+        f"{main_address(user)}.\n",
+    )
+
+
+def change(ctx: Context, words: list[str]) -> None:
+    form = (
+        "change password USERID PASSWORD NEWPASSWORD, or change address USERID PASSWORD NEWADDRESS"
+    )
+    if not words or words[0].lower() not in ("password", "address"):
+        raise CommandError(f"Write this command as: {form}")
+    usage(form, words, 4)
+    user = authenticate(ctx.session, words[1], words[2])
+    if words[0].lower() == "password":
+        user.password_hash = hash_password(check_password(words[3]))
+        ctx.reply.send(
+            main_address(user),
+            f"pbem change password {user.userid}",
+            f"The password of {user.userid} is changed.\n",
+        )
+        return
+    address = check_address(words[3])
+    owner = find_address(ctx.session, address)
+    if owner is not None and owner.user_id != user.id:
+        raise CommandError(f"The address {address} already belongs to another account.")
+    old = main_address(user)
+    if owner is None:
+        user.addresses[0].address = address
+        user.addresses[0].address_key = address.lower()
+    else:  # one of the user's other addresses becomes the main one
+        user.addresses.remove(owner)
+        ctx.session.flush()
+        user.addresses[0].address = address
+        user.addresses[0].address_key = address.lower()
+    ctx.session.flush()
+    ctx.reply.send(
+        [old, address],
+        f"pbem change address {user.userid}",
+        f"Mail for {user.userid} now goes to {address} instead of {old}.\n",
+    )
+
+
+def list_users(ctx: Context, words: list[str]) -> None:
+    usage("list", words, 0)
+    users = ctx.session.scalars(select(User).order_by(User.userid_key)).all()
+    lines = [f"{len(users)} players:"] + [f"  {user.userid}" for user in users]
+    ctx.reply.send(ctx.sender, "pbem list", "\n".join(lines) + "\n")
+
+
 # -- game commands -----------------------------------------------------------------
 
 
@@ -240,6 +300,39 @@ def move(ctx: Context, game: Game, words: list[str]) -> None:
             f"Move {text} cannot be played on board {board.id}: {error.reason}.", board.id
         ) from None
     send_board(ctx, board, after, comment=ctx.body, commenter=user.userid)
+
+
+def pass_command(ctx: Context, game: Game, words: list[str]) -> None:
+    """`pass` is the move `pass`, in the games that have one."""
+    form = f"{game.name} pass BOARD USERID PASSWORD[#N]"
+    usage(form, words, 3)
+    if not game.can_pass:
+        raise CommandError(f"{game.title} has no passing: every turn is a move.")
+    password, mark, number = words[2].partition("#")
+    move(ctx, game, [words[0], words[1], password, "pass" + mark + number])
+
+
+def chat(ctx: Context, game: Game, words: list[str]) -> None:
+    """The body goes to the board's other players, the board stays as it is."""
+    usage(f"{game.name} chat BOARD USERID PASSWORD (the message in the body)", words, 3)
+    board = board_numbered(ctx, game, words[0])
+    user = authenticate(ctx.session, words[1], words[2])
+    seat_of(board, user)
+    if not ctx.body.strip():
+        raise CommandError("A chat needs a message: write it in the body of the mail.")
+    others = [p.user for p in board.players if p.user_id != user.id]
+    text = "\n".join(f"> {line}" for line in ctx.body.strip().splitlines())
+    for other in others:
+        ctx.reply.send(
+            main_address(other),
+            f"{game.title} Board {board.id} chat from {user.userid}",
+            f"{user.userid} says, about board {board.id}:\n{text}\n\n{stop_line(other)}\n",
+        )
+    ctx.reply.send(
+        ctx.sender,
+        f"{game.title} Board {board.id} chat sent",
+        f"Your message went to {', '.join(o.userid for o in others)}.\n",
+    )
 
 
 def show(ctx: Context, game: Game, words: list[str]) -> None:
@@ -356,6 +449,9 @@ GLOBAL_COMMANDS: dict[str, Command] = {
     "help": help_command,
     "signup": signup,
     "mail": mail_preference,
+    "add": add_address,
+    "change": change,
+    "list": list_users,
 }
 GAME_COMMANDS: dict[str, GameCommand] = {
     "help": game_help,
@@ -363,6 +459,8 @@ GAME_COMMANDS: dict[str, GameCommand] = {
     "move": move,
     "show": show,
     "games": games,
+    "pass": pass_command,
+    "chat": chat,
 }
 
 

@@ -13,6 +13,11 @@ Words are separated by spaces; userids and commands ignore case.
 
   help [GAME]                         this list, or a game's rules
   signup USERID PASSWORD [ADDRESS]    make an account (ADDRESS: the sender's)
+  add USERID PASSWORD ADDRESS         send commands from another address too
+  change password USERID PASSWORD NEWPASSWORD
+  change address USERID PASSWORD NEWADDRESS
+                                      where your mail goes
+  list                                the players
   mail USERID PASSWORD every|digest|none
                                       which mail you want: every board mail,
                                       one mail a day listing boards awaiting
@@ -22,6 +27,8 @@ Words are separated by spaces; userids and commands ignore case.
   GAME move BOARD USERID PASSWORD MOVE[#N]
                                       play MOVE; #N (the move's number) makes
                                       a stale or repeated mail harmless
+  GAME pass BOARD USERID PASSWORD[#N] pass, in the games that allow it
+  GAME chat BOARD USERID PASSWORD     the body goes to the other players
   GAME show BOARD[#N]                 the board (as it was after move N)
   GAME games [USERID]                 the boards of a player (default: yours)
   GAME help                           the rules of the game
