@@ -302,3 +302,120 @@ def test_pass_is_the_move_pass_where_the_game_has_one(server: Server) -> None:
     assert all("Last move: pass by White (O)." in m.body for m in messages)
     [error] = server.handle("bob@example.org", "vasco pass 1 bob pw-bob")
     assert "Vasco has no passing" in error.body
+
+
+def play(server: Server, who: str, move: str) -> list:
+    return server.handle(f"{who}@example.org", f"vasco move 1 {who} pw-{who} {move}")
+
+
+def board_row(server: Server) -> Board:
+    with server.sessions() as session:
+        board = session.get_one(Board, 1)
+        board.moves  # noqa: B018 (load the record before the session closes)
+        return board
+
+
+def test_resigning_before_the_first_move_declines(server: Server) -> None:
+    challenge(server)
+    messages = server.handle("bob@example.org", "vasco resign 1 bob pw-bob")
+    assert all("Game over: bob declined the challenge; alice wins." in m.body for m in messages)
+    assert all(m.subject == "Vasco Board 1 game over" for m in messages)
+    board = board_row(server)
+    assert (board.status, board.winner) == ("finished", 0)
+    [error] = play(server, "alice", "a0,0")
+    assert "Board 1 is over" in error.body
+
+
+def test_resigning_on_your_turn_ends_the_game(server: Server) -> None:
+    challenge(server)
+    play(server, "alice", "a0,0")
+    play(server, "bob", "b1,0")
+    server.handle("alice@example.org", "vasco resign 1 alice pw-alice")
+    assert board_row(server).result == "alice resigned; bob wins"
+
+
+def test_resigning_out_of_turn_waits_for_the_turn(server: Server) -> None:
+    challenge(server)
+    play(server, "alice", "a0,0")
+    messages = server.handle("alice@example.org", "vasco resign 1 alice pw-alice")
+    assert all("takes effect when their turn comes" in m.body for m in messages)
+    assert board_row(server).status == "active"
+    messages = play(server, "bob", "b1,0")
+    assert any("Game over: alice resigned; bob wins." in m.body for m in messages)
+    assert board_row(server).winner == 1
+
+
+def test_a_queued_answer_is_played_at_once_and_marked_auto(server: Server) -> None:
+    challenge(server)
+    play(server, "alice", "a0,0")
+    [ok] = server.handle("alice@example.org", "vasco queue 1 alice pw-alice a2,1 if b1,0")
+    assert "if the reply is b1,0" in ok.body
+    messages = play(server, "bob", "b1,0")
+    assert any("Last move: a2,1 by Red (O)" in m.body for m in messages)
+    board = board_row(server)
+    assert [(m.text, m.auto) for m in board.moves] == [
+        ("a0,0", False), ("b1,0", False), ("a2,1", True),
+    ]  # fmt: skip
+
+
+def test_a_queued_answer_to_another_move_is_dropped(server: Server) -> None:
+    challenge(server)
+    play(server, "alice", "a0,0")
+    server.handle("alice@example.org", "vasco queue 1 alice pw-alice a2,1 if b-1,0")
+    play(server, "bob", "b1,0")
+    assert board_row(server).version == 2
+    play(server, "alice", "a2,1")  # her turn as usual; the queue is gone
+    assert board_row(server).version == 3
+
+
+def test_queue_errors(server: Server) -> None:
+    challenge(server)
+    [error] = server.handle("alice@example.org", "vasco queue 1 alice pw-alice a0,0")
+    assert "It is your move on board 1" in error.body
+    play(server, "alice", "a0,0")
+    [error] = server.handle("alice@example.org", "vasco queue 1 alice pw-alice zz")
+    assert "Cannot read the move zz" in error.body
+    [error] = server.handle("alice@example.org", "vasco queue 1 alice pw-alice a2,1 if a0,0")
+    assert "is no move the opponent can make" in error.body
+    [error] = server.handle("alice@example.org", "vasco queue 1 alice pw-alice a2,1 when b1,0")
+    assert "Write this command as: vasco queue" in error.body
+
+
+def test_a_draw_needs_every_player(server: Server) -> None:
+    challenge(server)
+    play(server, "alice", "a0,0")
+    messages = server.handle("alice@example.org", "vasco propose 1 alice pw-alice")
+    assert all("alice proposes a draw" in m.body and "Waiting for: bob" in m.body
+               for m in messages)  # fmt: skip
+    messages = server.handle("bob@example.org", "vasco accept 1 bob pw-bob")
+    assert all("Game over: drawn by agreement." in m.body for m in messages)
+    board = board_row(server)
+    assert (board.status, board.winner, board.result) == ("finished", None, "drawn by agreement")
+
+
+def test_an_undo_takes_back_the_last_move_when_all_agree(server: Server) -> None:
+    challenge(server)
+    play(server, "alice", "a0,0")
+    play(server, "bob", "b1,0")
+    server.handle("bob@example.org", "vasco undo 1 bob pw-bob")
+    assert board_row(server).version == 2
+    messages = server.handle("alice@example.org", "vasco accept 1 alice pw-alice")
+    assert all("Move 2: Blue (X) to move." in m.body for m in messages)
+    board = board_row(server)
+    assert board.version == 1 and [m.text for m in board.moves] == ["a0,0"]
+
+
+def test_reject_and_moves_end_proposals(server: Server) -> None:
+    challenge(server)
+    play(server, "alice", "a0,0")
+    server.handle("bob@example.org", "vasco propose 1 bob pw-bob")
+    messages = server.handle("alice@example.org", "vasco reject 1 alice pw-alice")
+    assert all("alice rejects a draw" in m.body for m in messages)
+    [error] = server.handle("alice@example.org", "vasco accept 1 alice pw-alice")
+    assert "Nothing is proposed on board 1" in error.body
+    server.handle("alice@example.org", "vasco propose 1 alice pw-alice")
+    play(server, "bob", "b1,0")  # a move ends the proposal
+    [error] = server.handle("bob@example.org", "vasco accept 1 bob pw-bob")
+    assert "Nothing is proposed" in error.body
+    [error] = server.handle("x@example.org", "vasco undo 2 alice pw-alice")
+    assert "There is no Vasco board 2" in error.body

@@ -20,7 +20,8 @@ def subject(board: Board, state: State, commented: bool = False) -> str:
     """'Vasco Board 101 alice': the player to move, or 'game over'."""
     title = get_game(board.game).title
     names = players_of(board)
-    who = "game over" if state.to_move is None else names[state.to_move]
+    over = state.to_move is None or board.status != "active"
+    who = "game over" if over else names[state.to_move]
     return f"{title} Board {board.id} {who}" + (" **" if commented else "")
 
 
@@ -80,6 +81,8 @@ def board_body(
 ) -> str:
     """The whole body of a board mail for one reader (a seat, or None)."""
     lines = heading(board, state)
+    if board.status != "active" and state.result is None and board.result:
+        lines.append(f"Game over: {board.result}.")
     lines.append("")
     lines.extend(move_columns(board, state))
     lines.append("")

@@ -9,15 +9,10 @@ A command line is `VERB ARGS...` (`signup alice secret`) or, for the games,
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
-from ..games import GAMES, get_game
-from ..games.base import Game, MoveError, OptionError, State
+from ..games.base import Game, MoveError, OptionError
 from ..store import Address, Board, BoardPlayer, User
 from ..store.boards import StaleBoard, apply_move, create_board, rebuild
 from .accounts import (
@@ -32,44 +27,25 @@ from .accounts import (
     user_named,
 )
 from .board_mail import board_body, players_of, subject
+from .context import (
+    Context,
+    board_numbered,
+    game_named,
+    seat_of,
+    send_board,
+    sender_account,
+    split_move_number,
+    stop_line,
+    usage,
+)
 from .errors import CommandError
 from .help import command_list, rules_text
-from .messages import Reply
+from .turns import active_state, after_move, clear_votes
 
 MAIL_PREFERENCES = ("every", "digest", "none")
 DEFAULT_NAG_DAYS = 7
 DEFAULT_FORFEIT_DAYS = 21
 MAX_DAYS = 365
-
-
-@dataclass
-class Context:
-    """What a command works with: the transaction, who sent it, the comment
-    that came with it, the time, and the mails it will send."""
-
-    session: Session
-    sender: str
-    body: str
-    now: datetime
-    reply: Reply
-
-
-Command = Callable[[Context, list[str]], None]
-GameCommand = Callable[[Context, Game, list[str]], None]
-
-
-def usage(form: str, words: list[str], least: int, most: int | None = None) -> None:
-    """Raise CommandError with the command's form if the word count is wrong."""
-    most = least if most is None else most
-    if not least <= len(words) <= most:
-        raise CommandError(f"Write this command as: {form}")
-
-
-def stop_line(user: User) -> str:
-    return (
-        f"You get this mail as {user.userid}. For fewer mails: "
-        f"'mail {user.userid} PASSWORD digest' (one a day) or '... none'."
-    )
 
 
 # -- commands for everyone -------------------------------------------------------
@@ -196,13 +172,6 @@ def list_users(ctx: Context, words: list[str]) -> None:
 # -- game commands -----------------------------------------------------------------
 
 
-def game_named(name: str) -> Game:
-    try:
-        return get_game(name)
-    except KeyError as error:
-        raise CommandError(str(error.args[0])) from None
-
-
 def game_help(ctx: Context, game: Game, words: list[str]) -> None:
     usage(f"{game.name} help", words, 0)
     ctx.reply.send(ctx.sender, f"{game.title} help", rules_text(game))
@@ -277,9 +246,7 @@ def move(ctx: Context, game: Game, words: list[str]) -> None:
             f"{number}: it is stale or came twice, so nothing was played.",
             board.id,
         )
-    state = rebuild(board)
-    if state.result is not None:
-        raise CommandError(f"Board {board.id} is over: {state.status_line()}", board.id)
+    state = active_state(board)
     if state.to_move != seat:
         assert state.to_move is not None
         waiting = players_of(board)[state.to_move]
@@ -299,7 +266,9 @@ def move(ctx: Context, game: Game, words: list[str]) -> None:
         raise CommandError(
             f"Move {text} cannot be played on board {board.id}: {error.reason}.", board.id
         ) from None
+    clear_votes(ctx, board)
     send_board(ctx, board, after, comment=ctx.body, commenter=user.userid)
+    after_move(ctx, board, after)
 
 
 def pass_command(ctx: Context, game: Game, words: list[str]) -> None:
@@ -381,113 +350,3 @@ def games(ctx: Context, game: Game, words: list[str]) -> None:
     if not boards:
         lines.append("  none yet")
     ctx.reply.send(ctx.sender, f"{game.title} games {user.userid}", "\n".join(lines) + "\n")
-
-
-# -- helpers -----------------------------------------------------------------------------
-
-
-def board_numbered(ctx: Context, game: Game, text: str) -> Board:
-    if not text.isdigit() or len(text) > 9:
-        raise CommandError(f"'{text[:20]}' is not a board number like 101.")
-    board = ctx.session.get(Board, int(text))
-    if board is None or board.game != game.name:
-        raise CommandError(f"There is no {game.title} board {text}.")
-    return board
-
-
-def seat_of(board: Board, user: User) -> int:
-    for player in board.players:
-        if player.user_id == user.id:
-            return player.seat
-    raise CommandError(f"{user.userid} does not play on board {board.id}.", board.id)
-
-
-def split_move_number(word: str, form: str) -> tuple[str, int | None]:
-    text, mark, number = word.partition("#")
-    if not mark:
-        return text, None
-    if not number.isdigit() or len(number) > 6 or int(number) < 1:
-        raise CommandError(f"After '#' comes the move's number, like a0,0#1: write {form}.")
-    return text, int(number)
-
-
-def sender_account(ctx: Context) -> User | None:
-    address = find_address(ctx.session, ctx.sender)
-    return None if address is None else address.user
-
-
-def send_board(
-    ctx: Context,
-    board: Board,
-    state: State,
-    *,
-    comment: str = "",
-    commenter: str = "",
-    opening: str = "",
-) -> None:
-    """The board mail to each player who wants every mail (and the sender)."""
-    topic = subject(board, state, commented=bool(comment.strip()))
-    sent_to_sender = False
-    for player in board.players:
-        user = player.user
-        if user.mail_preference != "every":
-            continue
-        body = board_body(
-            board, state, player.seat, comment=comment, commenter=commenter,
-            footer=stop_line(user),
-        )  # fmt: skip
-        address = main_address(user)
-        ctx.reply.send(address, topic, opening + body)
-        sent_to_sender |= address.lower() == ctx.sender.lower()
-    if not sent_to_sender and not any(
-        a.address_key == ctx.sender.lower() for p in board.players for a in p.user.addresses
-    ):
-        ctx.reply.send(ctx.sender, topic, opening + board_body(board, state, None))
-
-
-GLOBAL_COMMANDS: dict[str, Command] = {
-    "help": help_command,
-    "signup": signup,
-    "mail": mail_preference,
-    "add": add_address,
-    "change": change,
-    "list": list_users,
-}
-GAME_COMMANDS: dict[str, GameCommand] = {
-    "help": game_help,
-    "challenge": challenge,
-    "move": move,
-    "show": show,
-    "games": games,
-    "pass": pass_command,
-    "chat": chat,
-}
-
-
-def run_command(ctx: Context, line: str) -> None:
-    """Dispatch one command line."""
-    words = line.split()
-    if not words:
-        raise CommandError("The command line is empty: send 'help' for the list of commands.")
-    first = words[0].lower()
-    if first in GLOBAL_COMMANDS:
-        GLOBAL_COMMANDS[first](ctx, words[1:])
-        return
-    if first in GAMES:
-        game = GAMES[first]
-        if len(words) < 2:
-            raise CommandError(
-                f"What should {game.title} do? Commands: {', '.join(GAME_COMMANDS)}."
-            )
-        verb = words[1].lower()
-        if verb not in GAME_COMMANDS:
-            raise CommandError(
-                f"'{words[1][:30]}' is no {game.title} command; they are: "
-                f"{', '.join(GAME_COMMANDS)}."
-            )
-        GAME_COMMANDS[verb](ctx, game, words[2:])
-        return
-    raise CommandError(
-        f"'{words[0][:30]}' is no command or game. Commands: {', '.join(GLOBAL_COMMANDS)}; "
-        f"games: {', '.join(GAMES)}. Send 'help' for more."
-    )

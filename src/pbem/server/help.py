@@ -29,6 +29,16 @@ Words are separated by spaces; userids and commands ignore case.
                                       a stale or repeated mail harmless
   GAME pass BOARD USERID PASSWORD[#N] pass, in the games that allow it
   GAME chat BOARD USERID PASSWORD     the body goes to the other players
+  GAME resign BOARD USERID PASSWORD   resign (out of turn: when the turn comes;
+                                      before your first move: decline)
+  GAME queue BOARD USERID PASSWORD MOVE [if THEIRMOVE]
+                                      play MOVE at your next turn (only if
+                                      the opponent played THEIRMOVE)
+  GAME propose|undo BOARD USERID PASSWORD
+                                      propose a draw, or taking back the last
+                                      move; every player must accept
+  GAME accept|reject BOARD USERID PASSWORD
+                                      vote for or against what is proposed
   GAME show BOARD[#N]                 the board (as it was after move N)
   GAME games [USERID]                 the boards of a player (default: yours)
   GAME help                           the rules of the game

@@ -15,7 +15,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from ..store import Board
 from ..store.boards import rebuild
 from .board_mail import board_body, subject
-from .commands import Context, run_command
+from .context import Context
+from .dispatch import run_command
 from .errors import CommandError
 from .messages import Outgoing, Reply, queue_messages
 

@@ -4,7 +4,17 @@ SQLite at ./var/pbem.sqlite3 by default; PostgreSQL through PBEM_DATABASE_URL.
 """
 
 from .database import database_url, make_engine, session_factory, upgrade
-from .models import Address, Base, Board, BoardPlayer, MoveRow, OutboxMessage, User
+from .models import (
+    Address,
+    Base,
+    Board,
+    BoardPlayer,
+    MoveRow,
+    OutboxMessage,
+    QueuedMove,
+    User,
+    Vote,
+)
 
 __all__ = [
     "Address",
@@ -13,7 +23,9 @@ __all__ = [
     "BoardPlayer",
     "MoveRow",
     "OutboxMessage",
+    "QueuedMove",
     "User",
+    "Vote",
     "database_url",
     "make_engine",
     "session_factory",

@@ -128,3 +128,39 @@ def apply_move(
     session.flush()
     session.refresh(board)
     return after
+
+
+def finish_board(
+    session: Session, board: Board, winner: int | None, reason: str, now: datetime
+) -> None:
+    """End an active board by the server's rules (a resignation, an agreed
+    draw, a forfeit): not a move, so the record and version stay."""
+    claimed = session.execute(
+        update(Board)
+        .where(Board.id == board.id, Board.version == board.version, Board.status == "active")
+        .values(status="finished", winner=winner, result=reason, updated_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    if claimed.rowcount != 1:
+        raise StaleBoard(board.id, board.version)
+    session.refresh(board)
+
+
+def take_back(session: Session, board: Board, now: datetime) -> State:
+    """Remove the last move of an active board (an agreed undo)."""
+    expected = board.version
+    if expected == 0:
+        raise ValueError("no move to take back")
+    state = rebuild(board, expected - 1)
+    claimed = session.execute(
+        update(Board)
+        .where(Board.id == board.id, Board.version == expected, Board.status == "active")
+        .values(version=expected - 1, snapshot=state.to_json(), updated_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    if claimed.rowcount != 1:
+        raise StaleBoard(board.id, expected)
+    session.delete(board.moves[-1])
+    session.flush()
+    session.refresh(board)
+    return state

@@ -126,3 +126,33 @@ class OutboxMessage(Base):
     next_attempt_at: Mapped[datetime | None]
     sent_at: Mapped[datetime | None]
     last_error: Mapped[str | None] = mapped_column(Text)
+
+
+class Vote(Base):
+    """A player's yes to a proposal on a board: a draw, or taking back the
+    last move. A proposal carries when every player has voted for it."""
+
+    __tablename__ = "votes"
+    __table_args__ = (UniqueConstraint("board_id", "kind", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(8))  # "draw" or "undo"
+    seat: Mapped[int]
+    created_at: Mapped[datetime]
+
+
+class QueuedMove(Base):
+    """A move a player sent ahead of their turn: played (and marked auto)
+    when the turn comes, if the opponent's move was `condition` (any move
+    when it is empty). `text` may be "resign"."""
+
+    __tablename__ = "queued_moves"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    text: Mapped[str] = mapped_column(String(64))
+    condition: Mapped[str] = mapped_column(String(64), default="")
+    comment: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime]

@@ -1,0 +1,108 @@
+"""What every command works with, and the checks and mails they share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from ..games import get_game
+from ..games.base import Game, State
+from ..store import Board, User
+from .accounts import find_address, main_address
+from .board_mail import board_body, subject
+from .errors import CommandError
+from .messages import Reply
+
+
+@dataclass
+class Context:
+    """What a command works with: the transaction, who sent it, the comment
+    that came with it, the time, and the mails it will send."""
+
+    session: Session
+    sender: str
+    body: str
+    now: datetime
+    reply: Reply
+
+
+def usage(form: str, words: list[str], least: int, most: int | None = None) -> None:
+    """Raise CommandError with the command's form if the word count is wrong."""
+    most = least if most is None else most
+    if not least <= len(words) <= most:
+        raise CommandError(f"Write this command as: {form}")
+
+
+def stop_line(user: User) -> str:
+    return (
+        f"You get this mail as {user.userid}. For fewer mails: "
+        f"'mail {user.userid} PASSWORD digest' (one a day) or '... none'."
+    )
+
+
+def game_named(name: str) -> Game:
+    try:
+        return get_game(name)
+    except KeyError as error:
+        raise CommandError(str(error.args[0])) from None
+
+
+def board_numbered(ctx: Context, game: Game, text: str) -> Board:
+    if not text.isdigit() or len(text) > 9:
+        raise CommandError(f"'{text[:20]}' is not a board number like 101.")
+    board = ctx.session.get(Board, int(text))
+    if board is None or board.game != game.name:
+        raise CommandError(f"There is no {game.title} board {text}.")
+    return board
+
+
+def seat_of(board: Board, user: User) -> int:
+    for player in board.players:
+        if player.user_id == user.id:
+            return player.seat
+    raise CommandError(f"{user.userid} does not play on board {board.id}.", board.id)
+
+
+def split_move_number(word: str, form: str) -> tuple[str, int | None]:
+    text, mark, number = word.partition("#")
+    if not mark:
+        return text, None
+    if not number.isdigit() or len(number) > 6 or int(number) < 1:
+        raise CommandError(f"After '#' comes the move's number, like a0,0#1: write {form}.")
+    return text, int(number)
+
+
+def sender_account(ctx: Context) -> User | None:
+    address = find_address(ctx.session, ctx.sender)
+    return None if address is None else address.user
+
+
+def send_board(
+    ctx: Context,
+    board: Board,
+    state: State,
+    *,
+    comment: str = "",
+    commenter: str = "",
+    opening: str = "",
+) -> None:
+    """The board mail to each player who wants every mail (and the sender)."""
+    topic = subject(board, state, commented=bool(comment.strip()))
+    sent_to_sender = False
+    for player in board.players:
+        user = player.user
+        if user.mail_preference != "every":
+            continue
+        body = board_body(
+            board, state, player.seat, comment=comment, commenter=commenter,
+            footer=stop_line(user),
+        )  # fmt: skip
+        address = main_address(user)
+        ctx.reply.send(address, topic, opening + body)
+        sent_to_sender |= address.lower() == ctx.sender.lower()
+    if not sent_to_sender and not any(
+        a.address_key == ctx.sender.lower() for p in board.players for a in p.user.addresses
+    ):
+        ctx.reply.send(ctx.sender, topic, opening + board_body(board, state, None))

@@ -1,0 +1,170 @@
+"""Turns beyond a plain move: resigning, and moves queued ahead of a turn.
+
+A queued move waits for the player's next turn. It may carry a condition,
+the opponent's move it answers (`queue 7 bob pw c3,1 if b2,0`): when the
+turn comes, the first queued move whose condition is the move just played
+(or that has none) is played at once and marked auto; the rest are dropped,
+since a queue answers one move. A resignation sent out of turn is queued the
+same way and takes effect when the turn comes.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, select
+
+from ..games import get_game
+from ..games.base import Game, IllegalMove, MoveError, MoveSyntaxError, State
+from ..store import Board, QueuedMove, Vote
+from ..store.boards import apply_move, finish_board, rebuild
+from .accounts import authenticate, main_address
+from .board_mail import players_of
+from .context import Context, board_numbered, seat_of, send_board, stop_line, usage
+from .errors import CommandError
+
+RESIGN = "resign"
+
+
+def clear_votes(ctx: Context, board: Board) -> None:
+    """A move ends every open proposal: they were about the old position."""
+    ctx.session.execute(delete(Vote).where(Vote.board_id == board.id))
+
+
+def resign(ctx: Context, game: Game, words: list[str]) -> None:
+    usage(f"{game.name} resign BOARD USERID PASSWORD", words, 3)
+    board = board_numbered(ctx, game, words[0])
+    user = authenticate(ctx.session, words[1], words[2])
+    seat = seat_of(board, user)
+    state = active_state(board)
+    has_moved = any(move.seat == seat for move in board.moves)
+    if state.to_move == seat or not has_moved:
+        end_by_resignation(ctx, board, state, seat, declined=not has_moved)
+        return
+    queue_entry(ctx, board, seat, RESIGN, "")
+    for player in board.players:
+        ctx.reply.send(
+            main_address(player.user),
+            f"{game.title} Board {board.id} {user.userid} will resign",
+            f"{user.userid} resigns board {board.id}; as it is not their move, the "
+            "resignation takes effect when their turn comes.\n\n" + stop_line(player.user) + "\n",
+        )
+
+
+def queue(ctx: Context, game: Game, words: list[str]) -> None:
+    form = f"{game.name} queue BOARD USERID PASSWORD MOVE [if THEIRMOVE]"
+    if len(words) not in (4, 6) or (len(words) == 6 and words[4].lower() != "if"):
+        raise CommandError(f"Write this command as: {form}")
+    board = board_numbered(ctx, game, words[0])
+    user = authenticate(ctx.session, words[1], words[2])
+    seat = seat_of(board, user)
+    state = active_state(board)
+    if state.to_move == seat:
+        raise CommandError(
+            f"It is your move on board {board.id}: play it with '{game.name} move' "
+            "instead of queueing it.",
+            board.id,
+        )
+    condition = ""
+    if len(words) == 6:
+        try:
+            reply = state.parse_move(words[5])
+            state.play(reply)  # the opponent must be able to play it now
+            condition = state.move_text(reply)
+        except MoveError as error:
+            raise CommandError(
+                f"The condition {words[5][:40]} is no move the opponent can make: {error.reason}.",
+                board.id,
+            ) from None
+    try:
+        state.parse_move(words[3])  # readable now; whether legal is decided when played
+    except MoveSyntaxError as error:
+        raise CommandError(
+            f"Cannot read the move {words[3][:40]}: {error.reason}.", board.id
+        ) from None
+    except IllegalMove:
+        pass
+    queue_entry(ctx, board, seat, words[3], condition)
+    when = f"if the reply is {condition}" if condition else "whatever the reply"
+    ctx.reply.send(
+        main_address(user),
+        f"{game.title} Board {board.id} queued",
+        f"On board {board.id}, {words[3]} will be played for {user.userid} at their next "
+        f"turn, {when}.\n",
+    )
+
+
+def queue_entry(ctx: Context, board: Board, seat: int, text: str, condition: str) -> None:
+    ctx.session.add(
+        QueuedMove(
+            board_id=board.id,
+            seat=seat,
+            text=text,
+            condition=condition,
+            comment=ctx.body,
+            created_at=ctx.now,
+        )
+    )
+    ctx.session.flush()
+
+
+def active_state(board: Board) -> State:
+    state = rebuild(board)
+    if state.result is not None:
+        raise CommandError(f"Board {board.id} is over: {state.status_line()}", board.id)
+    if board.status != "active":
+        raise CommandError(f"Board {board.id} is over: {board.result}.", board.id)
+    return state
+
+
+def end_by_resignation(
+    ctx: Context, board: Board, state: State, seat: int, *, declined: bool
+) -> None:
+    names = players_of(board)
+    winner = 1 - seat if len(names) == 2 else None
+    verb = "declined the challenge" if declined else "resigned"
+    reason = f"{names[seat]} {verb}"
+    if winner is not None:
+        reason += f"; {names[winner]} wins"
+    finish_board(ctx.session, board, winner, reason, ctx.now)
+    ctx.session.execute(delete(QueuedMove).where(QueuedMove.board_id == board.id))
+    clear_votes(ctx, board)
+    send_board(ctx, board, state)
+
+
+def after_move(ctx: Context, board: Board, state: State) -> None:
+    """Play the queued moves that answer the move just made, one after another."""
+    while state.result is None and board.status == "active" and state.to_move is not None:
+        seat = state.to_move
+        waiting = ctx.session.scalars(
+            select(QueuedMove)
+            .where(QueuedMove.board_id == board.id, QueuedMove.seat == seat)
+            .order_by(QueuedMove.id)
+        ).all()
+        if not waiting:
+            return
+        answered = board.moves[-1].text if board.moves else ""
+        chosen = next((q for q in waiting if q.condition in ("", answered)), None)
+        ctx.session.execute(
+            delete(QueuedMove).where(QueuedMove.board_id == board.id, QueuedMove.seat == seat)
+        )
+        if chosen is None:
+            return
+        if chosen.text == RESIGN:
+            end_by_resignation(ctx, board, state, seat, declined=False)
+            return
+        try:
+            state = apply_move(
+                ctx.session, board, board.version, chosen.text, ctx.now,
+                comment=chosen.comment, auto=True,
+            )  # fmt: skip
+        except MoveError as error:
+            player = board.players[seat].user
+            ctx.reply.send(
+                main_address(player),
+                f"{get_game(board.game).title} Board {board.id} queued move dropped",
+                f"Your queued move {chosen.text} on board {board.id} could not be played: "
+                f"{error.reason}. It is your move.\n",
+            )
+            return
+        clear_votes(ctx, board)
+        names = players_of(board)
+        send_board(ctx, board, state, comment=chosen.comment, commenter=names[seat])
