@@ -419,3 +419,50 @@ def test_reject_and_moves_end_proposals(server: Server) -> None:
     assert "Nothing is proposed" in error.body
     [error] = server.handle("x@example.org", "vasco undo 2 alice pw-alice")
     assert "There is no Vasco board 2" in error.body
+
+
+def test_showas_and_preview_change_nothing(server: Server) -> None:
+    challenge(server)
+    play(server, "alice", "a0,0")
+    [seen] = server.handle("x@example.org", "vasco showas 1 bob")
+    assert "Move 2: Blue (X) to move." in seen.body
+    [preview] = server.handle("x@example.org", "vasco preview 1 b1,0 a2,1")
+    assert preview.subject == "Vasco Board 1 preview"
+    assert "Move 4: Blue (X) to move." in preview.body and "nothing was played" in preview.body
+    [fresh] = server.handle("x@example.org", "trugo preview new 2 -size=5 a0,0 b1,0")
+    assert "Move 3: White (O) to move." in fresh.body
+    [error] = server.handle("x@example.org", "vasco preview 1 b1,0 zz")
+    assert "Move 3 (zz) cannot be played" in error.body
+    [error] = server.handle("x@example.org", "vasco preview new 3 a0,0")
+    assert "Vasco is played by 2" in error.body
+    [error] = server.handle("x@example.org", "vasco showas 1 carol")
+    assert "There is no user 'carol'" in error.body
+    assert board_row(server).version == 1
+
+
+def test_message_and_all_show(server: Server) -> None:
+    challenge(server)
+    messages = server.handle("alice@example.org", "message alice pw-alice bob", "Hello Bob")
+    assert messages[0].to == ("bob@example.org",) and "> Hello Bob" in messages[0].body
+    [error] = server.handle("alice@example.org", "message alice pw-alice bob")
+    assert "write them in the body" in error.body
+    [everything] = server.handle("x@example.org", "all show alice")
+    assert "== Vasco Board 1 alice ==" in everything.body
+    signup(server, "carol")
+    [empty] = server.handle("x@example.org", "ALL SHOW carol")
+    assert "carol has no active boards" in empty.body
+
+
+def test_multiple_runs_each_line_as_its_own_command(server: Server) -> None:
+    signup(server, "alice", "bob")
+    body = (
+        "vasco challenge alice bob\nvasco move 1 alice pw-alice a0,0\n\nvasco move 1 bob x b1,0\n"
+    )
+    messages = server.handle("alice@example.org", "multiple", body)
+    subjects = [m.subject for m in messages]
+    assert subjects[:2] == ["Vasco Board 1 alice", "Vasco Board 1 alice"]
+    assert subjects[2:4] == ["Vasco Board 1 bob", "Vasco Board 1 bob"]
+    assert subjects[4] == "pbem error: vasco move 1 bob x b1,0"
+    assert board_row(server).version == 1
+    [error] = server.handle("alice@example.org", "multiple", "")
+    assert "'multiple' stands alone" in error.body

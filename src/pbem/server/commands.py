@@ -12,7 +12,7 @@ import re
 
 from sqlalchemy import select
 
-from ..games.base import Game, MoveError, OptionError
+from ..games.base import Game, MoveError, OptionError, State
 from ..store import Address, Board, BoardPlayer, User
 from ..store.boards import StaleBoard, apply_move, create_board, rebuild
 from .accounts import (
@@ -162,6 +162,48 @@ def change(ctx: Context, words: list[str]) -> None:
     )
 
 
+def message(ctx: Context, words: list[str]) -> None:
+    """A private message: the body goes to another player."""
+    usage("message USERID PASSWORD TOUSERID (the message in the body)", words, 3)
+    user = authenticate(ctx.session, words[0], words[1])
+    target = user_named(ctx.session, words[2])
+    if not ctx.body.strip():
+        raise CommandError("A message needs words: write them in the body of the mail.")
+    text = "\n".join(f"> {line}" for line in ctx.body.strip().splitlines())
+    ctx.reply.send(
+        main_address(target),
+        f"pbem message from {user.userid}",
+        f"{user.userid} writes:\n{text}\n\nReply with 'message {target.userid} PASSWORD "
+        f"{user.userid}'.\n\n{stop_line(target)}\n",
+    )
+    ctx.reply.send(ctx.sender, f"pbem message to {target.userid}", "Your message was sent.\n")
+
+
+def all_show(ctx: Context, words: list[str]) -> None:
+    """`all show USERID`: every active board of a player, in every game."""
+    usage("all show USERID", words, 2)
+    if words[0].lower() != "show":
+        raise CommandError("Write this command as: all show USERID")
+    user = user_named(ctx.session, words[1])
+    boards = ctx.session.scalars(
+        select(Board)
+        .join(BoardPlayer)
+        .where(BoardPlayer.user_id == user.id, Board.status == "active")
+        .order_by(Board.id)
+    ).all()
+    if not boards:
+        ctx.reply.send(
+            ctx.sender, f"pbem all show {user.userid}", f"{user.userid} has no active boards.\n"
+        )
+        return
+    parts = []
+    for board in boards:
+        state = rebuild(board)
+        seat = next(p.seat for p in board.players if p.user_id == user.id)
+        parts.append(f"== {subject(board, state)} ==\n\n" + board_body(board, state, seat))
+    ctx.reply.send(ctx.sender, f"pbem all show {user.userid}", "\n".join(parts))
+
+
 def list_users(ctx: Context, words: list[str]) -> None:
     usage("list", words, 0)
     users = ctx.session.scalars(select(User).order_by(User.userid_key)).all()
@@ -304,10 +346,9 @@ def chat(ctx: Context, game: Game, words: list[str]) -> None:
     )
 
 
-def show(ctx: Context, game: Game, words: list[str]) -> None:
-    form = f"{game.name} show BOARD[#N]"
-    usage(form, words, 1)
-    number_text, _, at = words[0].partition("#")
+def board_at(ctx: Context, game: Game, word: str, form: str) -> tuple[Board, State]:
+    """The board named by `BOARD[#N]`, as it was after move N (default: now)."""
+    number_text, _, at = word.partition("#")
     board = board_numbered(ctx, game, number_text)
     upto = None
     if at:
@@ -316,13 +357,64 @@ def show(ctx: Context, game: Game, words: list[str]) -> None:
                 f"Board {board.id} has moves 0 to {board.version}: write {form}.", board.id
             )
         upto = int(at)
-    state = rebuild(board, upto)
+    return board, rebuild(board, upto)
+
+
+def show(ctx: Context, game: Game, words: list[str]) -> None:
+    form = f"{game.name} show BOARD[#N]"
+    usage(form, words, 1)
+    board, state = board_at(ctx, game, words[0], form)
     sender_user = sender_account(ctx)
     seat = None
     if sender_user is not None:
         seats = [p.seat for p in board.players if p.user_id == sender_user.id]
         seat = seats[0] if seats else None
     ctx.reply.send(ctx.sender, subject(board, state), board_body(board, state, seat))
+
+
+def showas(ctx: Context, game: Game, words: list[str]) -> None:
+    """The board drawn as one of its players sees it."""
+    form = f"{game.name} showas BOARD[#N] USERID"
+    usage(form, words, 2)
+    board, state = board_at(ctx, game, words[0], form)
+    seat = seat_of(board, user_named(ctx.session, words[1]))
+    ctx.reply.send(ctx.sender, subject(board, state), board_body(board, state, seat))
+
+
+def preview(ctx: Context, game: Game, words: list[str]) -> None:
+    """What moves would do, on a board (as it is, or after move N) or on a
+    new one; nothing is stored."""
+    form = f"{game.name} preview BOARD[#N] MOVE ... or {game.name} preview new PLAYERS MOVE ..."
+    if len(words) < 2:
+        raise CommandError(f"Write this command as: {form}")
+    if words[0].lower() == "new":
+        if words[1] != str(game.players):
+            raise CommandError(
+                f"{game.title} is played by {game.players}: write {game.name} preview new "
+                f"{game.players} [-OPTION ...] MOVE ..."
+            )
+        options = [w for w in words[2:] if re.match(r"--?[A-Za-z_]", w)]
+        moves = [w for w in words[2:] if not re.match(r"--?[A-Za-z_]", w)]
+        try:
+            start = game.new_state(game.parse_options(options))
+        except OptionError as error:
+            raise CommandError(str(error)) from None
+        title = f"{game.title} preview"
+        heading = ""
+    else:
+        board, start = board_at(ctx, game, words[0], form)
+        moves = words[1:]
+        title = f"{game.title} Board {board.id} preview"
+        heading = f"Board {board.id} after {' '.join(moves)} (a preview: nothing was played).\n\n"
+    state = start
+    for number, text in enumerate(moves, start=len(start.history) + 1):
+        try:
+            state = state.play_text(text)
+        except MoveError as error:
+            raise CommandError(
+                f"Move {number} ({text}) cannot be played: {error.reason}."
+            ) from None
+    ctx.reply.send(ctx.sender, title, heading + state.text_board())
 
 
 def games(ctx: Context, game: Game, words: list[str]) -> None:

@@ -20,12 +20,16 @@ GLOBAL_COMMANDS: dict[str, Command] = {
     "add": commands.add_address,
     "change": commands.change,
     "list": commands.list_users,
+    "message": commands.message,
+    "all": commands.all_show,
 }
 GAME_COMMANDS: dict[str, GameCommand] = {
     "help": commands.game_help,
     "challenge": commands.challenge,
     "move": commands.move,
     "show": commands.show,
+    "showas": commands.showas,
+    "preview": commands.preview,
     "games": commands.games,
     "pass": commands.pass_command,
     "chat": commands.chat,

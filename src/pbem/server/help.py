@@ -18,6 +18,9 @@ Words are separated by spaces; userids and commands ignore case.
   change address USERID PASSWORD NEWADDRESS
                                       where your mail goes
   list                                the players
+  message USERID PASSWORD TOUSERID    the body goes to that player
+  all show USERID                     every active board of a player
+  multiple                            each line of the body is a command
   mail USERID PASSWORD every|digest|none
                                       which mail you want: every board mail,
                                       one mail a day listing boards awaiting
@@ -40,6 +43,9 @@ Words are separated by spaces; userids and commands ignore case.
   GAME accept|reject BOARD USERID PASSWORD
                                       vote for or against what is proposed
   GAME show BOARD[#N]                 the board (as it was after move N)
+  GAME showas BOARD[#N] USERID        the board as that player sees it
+  GAME preview BOARD[#N] MOVE ...     what the moves would do; nothing is
+  GAME preview new PLAYERS MOVE ...   stored (new: on a new board)
   GAME games [USERID]                 the boards of a player (default: yours)
   GAME help                           the rules of the game
 

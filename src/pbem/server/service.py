@@ -22,6 +22,7 @@ from .messages import Outgoing, Reply, queue_messages
 
 MAX_LINE = 1000  # characters of a command line
 MAX_BODY = 100_000  # characters of a comment
+MAX_MULTIPLE = 50  # commands in one 'multiple' mail
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -51,12 +52,47 @@ class Server:
     def handle(
         self, sender: str, line: str, body: str = "", message_id: str | None = None
     ) -> list[Outgoing]:
-        """Run one command from `sender`; returns the mails it queued."""
+        """Run one command from `sender` (or, for `multiple`, each line of
+        the body, one after the other); returns the mails queued."""
+        if line.split()[:1] and line.split()[0].lower() == "multiple":
+            return self._multiple(sender, line, body, message_id)
+        return self._one(sender, line, body, message_id)
+
+    def _multiple(
+        self, sender: str, line: str, body: str, message_id: str | None
+    ) -> list[Outgoing]:
+        lines = [text.strip() for text in body.splitlines() if text.strip()]
+        if len(line.split()) > 1 or not lines or len(lines) > MAX_MULTIPLE:
+            return self._one(
+                sender,
+                line,
+                body,
+                message_id,
+                CommandError(
+                    f"'multiple' stands alone in the Subject, with 1 to {MAX_MULTIPLE} commands "
+                    "in the body, one per line."
+                ),
+            )
+        messages: list[Outgoing] = []
+        for text in lines:
+            messages.extend(self._one(sender, text, "", message_id))
+        return messages
+
+    def _one(
+        self,
+        sender: str,
+        line: str,
+        body: str,
+        message_id: str | None,
+        failure: CommandError | None = None,
+    ) -> list[Outgoing]:
         now = self.clock()
         sender = clean(sender, one_line=True).strip()
         line = clean(line, one_line=True)
         body = clean(body.replace("\r\n", "\n"), one_line=False)
         try:
+            if failure is not None:
+                raise failure
             if len(line) > MAX_LINE:
                 raise CommandError(
                     f"The command line is {len(line)} characters long; the most is {MAX_LINE}."
