@@ -552,3 +552,23 @@ def test_command_reference_examples_run(tmp_path: Path) -> None:
         assert not any(m.subject.startswith("pbem error") for m in messages), messages
     engine.dispose()
     assert max(len(line) for line in text.splitlines()) <= 80
+
+
+def test_ratings_document_examples_are_the_formulas() -> None:
+    from pbem.server.ratings import Standing, after_game, established_change
+
+    text = " ".join((ROOT / "docs" / "ratings.md").read_text(encoding="utf-8").split())
+    new = Standing(1600, 0)
+    winner, loser = after_game(new, new, 1.0), after_game(new, new, 0.0)
+    assert f"rated {winner.rating:.0f} and {loser.rating:.0f}" in text
+    rookie = after_game(Standing(1500, 4, 6000), Standing(1900, 30), 1.0)
+    assert f"(6000 + 2300) / 5 = {rookie.rating:.0f}" in text
+    assert (
+        f"gains 32 * (1 - 1 / 1.1) = {established_change(Standing(2000, 50), Standing(1600, 50), 1):.1f}"
+        in text
+    )
+    assert (
+        f"gains 16 * (1 - 0.7597) = {established_change(Standing(1700, 30), Standing(1500, 10), 1):.1f}"
+        in text
+    )
+    assert max(len(line) for line in (ROOT / "docs" / "ratings.md").read_text().splitlines()) <= 80

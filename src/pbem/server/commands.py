@@ -40,6 +40,8 @@ from .context import (
 )
 from .errors import CommandError
 from .help import command_list, rules_text
+from .ratings import rating_row
+from .standings import active_boards
 from .turns import active_state, after_move, clear_votes
 
 MAIL_PREFERENCES = ("every", "digest", "none")
@@ -248,6 +250,13 @@ def challenge(ctx: Context, game: Game, words: list[str]) -> None:
     users = [user_named(ctx.session, name) for name in names]
     if len({user.id for user in users}) != len(users):
         raise CommandError("A player cannot be challenged to play against themselves.")
+    for user in users:
+        standing = rating_row(ctx.session, user.id, game.name)
+        if standing.limit is not None and active_boards(ctx, user.id, game.name) >= standing.limit:
+            raise CommandError(
+                f"{user.userid} plays at most {standing.limit} {game.title} boards at once "
+                f"(their limit), and has that many now."
+            )
     nag = days.get("nagtime", DEFAULT_NAG_DAYS)
     forfeit = days.get("forfeittime", DEFAULT_FORFEIT_DAYS)
     if forfeit <= nag:
@@ -267,6 +276,9 @@ def challenge(ctx: Context, game: Game, words: list[str]) -> None:
         )
     except OptionError as error:
         raise CommandError(f"{error} Write this command as: {form}") from None
+    for user in users:
+        standing = rating_row(ctx.session, user.id, game.name)
+        standing.seeking = max(0, standing.seeking - 1)
     state = rebuild(board)
     opening = (
         f"A new {game.title} board, from a challenge sent by {ctx.sender}.\n"

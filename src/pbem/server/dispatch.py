@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from ..games import GAMES
 from ..games.base import Game
-from . import commands, turns, votes
+from . import commands, standings, turns, votes
 from .context import Context
 from .errors import CommandError
 
@@ -39,6 +39,11 @@ GAME_COMMANDS: dict[str, GameCommand] = {
     "undo": votes.undo,
     "accept": votes.accept,
     "reject": votes.reject,
+    "standings": standings.standings,
+    "ratings": standings.standings,
+    "history": standings.history,
+    "limit": standings.limit,
+    "seek": standings.seek,
 }
 
 

@@ -47,6 +47,10 @@ Words are separated by spaces; userids and commands ignore case.
   GAME preview BOARD[#N] MOVE ...     what the moves would do; nothing is
   GAME preview new PLAYERS MOVE ...   stored (new: on a new board)
   GAME games [USERID]                 the boards of a player (default: yours)
+  GAME standings (or ratings)         the players, best first
+  GAME history USERID                 a player's finished boards and ratings
+  GAME limit USERID PASSWORD N|none   the most boards of the game at once
+  GAME seek USERID PASSWORD N         how many new boards you would like
   GAME help                           the rules of the game
 
 Games: {games}.

@@ -19,6 +19,7 @@ from .context import Context
 from .dispatch import run_command
 from .errors import CommandError
 from .messages import Outgoing, Reply, queue_messages
+from .ratings import rate_finished_boards
 
 MAX_LINE = 1000  # characters of a command line
 MAX_BODY = 100_000  # characters of a comment
@@ -104,6 +105,7 @@ class Server:
             with self.sessions.begin() as session:
                 reply = Reply()
                 run_command(Context(session, sender, body, now, reply), line)
+                rate_finished_boards(session, now)
                 queue_messages(session, reply.messages, now, message_id)
             return reply.messages
         except CommandError as error:

@@ -12,6 +12,8 @@ from .models import (
     MoveRow,
     OutboxMessage,
     QueuedMove,
+    Rating,
+    RatingEvent,
     User,
     Vote,
 )
@@ -24,6 +26,8 @@ __all__ = [
     "MoveRow",
     "OutboxMessage",
     "QueuedMove",
+    "Rating",
+    "RatingEvent",
     "User",
     "Vote",
     "database_url",

@@ -64,6 +64,7 @@ class Board(Base):
     nag_days: Mapped[int | None]
     forfeit_days: Mapped[int | None]
     total_days: Mapped[int | None]
+    rated: Mapped[bool] = mapped_column(default=False)  # its result is in the ratings
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]
 
@@ -155,4 +156,45 @@ class QueuedMove(Base):
     text: Mapped[str] = mapped_column(String(64))
     condition: Mapped[str] = mapped_column(String(64), default="")
     comment: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime]
+
+
+class Rating(Base):
+    """A player's standing in one game (docs/ratings.md): the rating, the
+    games played and their outcomes, and while provisional the sum of the
+    per-game values whose average the rating is."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (UniqueConstraint("user_id", "game"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(20))
+    rating: Mapped[float] = mapped_column(default=1600.0)
+    games: Mapped[int] = mapped_column(default=0)
+    wins: Mapped[int] = mapped_column(default=0)
+    losses: Mapped[int] = mapped_column(default=0)
+    draws: Mapped[int] = mapped_column(default=0)
+    provisional_sum: Mapped[float] = mapped_column(default=0.0)
+    limit: Mapped[int | None]  # the most boards of this game at once, if set
+    seeking: Mapped[int] = mapped_column(default=0)  # new boards wanted
+    last_played: Mapped[datetime | None]
+
+    user: Mapped[User] = relationship()
+
+
+class RatingEvent(Base):
+    """One line of a player's history: a finished board and what it did to
+    their rating."""
+
+    __tablename__ = "rating_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(20))
+    outcome: Mapped[float]  # 1 win, 0.5 draw, 0 loss
+    before: Mapped[float]
+    after: Mapped[float]
     created_at: Mapped[datetime]

@@ -1,0 +1,121 @@
+"""pbmserv's rating system, one rating per player and game (docs/ratings.md).
+
+Everyone starts at 1600. A player with fewer than 20 games is provisional:
+their rating is the average of one value per game, the opponent's rating
+plus 400 times the outcome (-1, 0, 1) against an established opponent, or
+the average of both ratings plus 200 times the outcome against a provisional
+one. An established player's rating moves by the Elo formula
+K * (w - 1 / (1 + 10^((r2 - r1) / 400))) with w 1, 0.5 or 0 and K = 32,
+scaled by n/20 against a provisional opponent with n games. Both players'
+changes are worked out from the ratings before the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..store import Board, Rating, RatingEvent
+
+START = 1600.0
+ESTABLISHED = 20  # games
+K = 32.0
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What the formulas need of a player before a game."""
+
+    rating: float
+    games: int
+    provisional_sum: float = 0.0
+
+    @property
+    def established(self) -> bool:
+        return self.games >= ESTABLISHED
+
+
+def provisional_value(me: Standing, opponent: Standing, outcome: int) -> float:
+    """A provisional player's value for one game (outcome -1, 0 or 1)."""
+    if opponent.established:
+        return opponent.rating + 400 * outcome
+    mine = me.rating if me.games else START
+    theirs = opponent.rating if opponent.games else START
+    return (mine + theirs) / 2 + 200 * outcome
+
+
+def established_change(me: Standing, opponent: Standing, score: float) -> float:
+    """An established player's change for one game (score 1, 0.5 or 0)."""
+    k = K if opponent.established else K * opponent.games / ESTABLISHED
+    expected = 1 / (1 + 10 ** ((opponent.rating - me.rating) / 400))
+    return k * (score - expected)
+
+
+def after_game(me: Standing, opponent: Standing, score: float) -> Standing:
+    """The player's standing after one game against `opponent`."""
+    games = me.games + 1
+    if me.established:
+        return Standing(me.rating + established_change(me, opponent, score), games)
+    total = me.provisional_sum + provisional_value(me, opponent, round(2 * score) - 1)
+    return Standing(total / games, games, total)
+
+
+def rating_row(session: Session, user_id: int, game: str) -> Rating:
+    row = session.scalar(select(Rating).where(Rating.user_id == user_id, Rating.game == game))
+    if row is None:
+        row = Rating(
+            user_id=user_id,
+            game=game,
+            rating=START,
+            games=0,
+            wins=0,
+            losses=0,
+            draws=0,
+            provisional_sum=0.0,
+            seeking=0,
+        )
+        session.add(row)
+        session.flush()
+    return row
+
+
+def rate_finished_boards(session: Session, now: datetime) -> None:
+    """Rate every finished two-player board not rated yet (each exactly once)."""
+    boards = session.scalars(
+        select(Board).where(Board.status == "finished", Board.rated.is_(False)).order_by(Board.id)
+    ).all()
+    for board in boards:
+        board.rated = True
+        if len(board.players) != 2:
+            continue
+        first, second = (rating_row(session, p.user_id, board.game) for p in board.players)
+        scores = (
+            (0.5, 0.5)
+            if board.winner is None
+            else ((1.0, 0.0) if board.winner == 0 else (0.0, 1.0))
+        )
+        before = [Standing(r.rating, r.games, r.provisional_sum) for r in (first, second)]
+        for index, row in enumerate((first, second)):
+            mine, theirs = before[index], before[1 - index]
+            new = after_game(mine, theirs, scores[index])
+            row.rating, row.games, row.provisional_sum = new.rating, new.games, new.provisional_sum
+            row.wins += scores[index] == 1.0
+            row.losses += scores[index] == 0.0
+            row.draws += scores[index] == 0.5
+            row.last_played = now
+            session.add(
+                RatingEvent(
+                    board_id=board.id,
+                    user_id=row.user_id,
+                    opponent_id=(second if index == 0 else first).user_id,
+                    game=board.game,
+                    outcome=scores[index],
+                    before=mine.rating,
+                    after=new.rating,
+                    created_at=now,
+                )
+            )
+    session.flush()

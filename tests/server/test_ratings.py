@@ -1,0 +1,106 @@
+"""pbmserv's rating formulas on worked examples (docs/ratings.md), and the
+standings, history, limit and seek commands."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import Engine
+
+from pbem.server import Server
+from pbem.server.ratings import Standing, after_game, established_change, provisional_value
+from pbem.store import session_factory
+
+NEW = Standing(1600, 0)
+
+
+def test_two_newcomers_the_winner_gets_1800_the_loser_1400() -> None:
+    assert after_game(NEW, NEW, 1.0) == Standing(1800, 1, 1800)
+    assert after_game(NEW, NEW, 0.0) == Standing(1400, 1, 1400)
+    assert after_game(NEW, NEW, 0.5) == Standing(1600, 1, 1600)
+
+
+def test_a_provisional_value_against_an_established_opponent() -> None:
+    me = Standing(1500, 4, 6000)
+    master = Standing(1900, 30)
+    assert provisional_value(me, master, -1) == 1500
+    assert provisional_value(me, master, 1) == 2300
+    assert after_game(me, master, 1.0) == Standing((6000 + 2300) / 5, 5, 8300)
+
+
+def test_a_provisional_value_against_a_provisional_opponent() -> None:
+    me = Standing(1700, 3, 5100)
+    other = Standing(1500, 2, 3000)
+    assert provisional_value(me, other, 0) == 1600
+    assert provisional_value(me, other, -1) == 1400
+
+
+def test_elo_between_established_players_is_zero_sum() -> None:
+    a, b = Standing(1700, 25), Standing(1700, 40)
+    assert established_change(a, b, 1.0) == pytest.approx(16)
+    assert established_change(b, a, 0.0) == pytest.approx(-16)
+    strong, weak = Standing(2000, 50), Standing(1600, 50)
+    gain = established_change(strong, weak, 1.0)
+    assert gain == pytest.approx(32 * (1 - 1 / 1.1)) and gain == pytest.approx(2.909, abs=1e-3)
+    assert gain + established_change(weak, strong, 0.0) == pytest.approx(0)
+
+
+def test_k_shrinks_against_a_provisional_opponent() -> None:
+    established, rookie = Standing(1700, 30), Standing(1500, 10)
+    assert established_change(established, rookie, 1.0) == pytest.approx(16 * (1 - 0.75975), 1e-3)
+    assert established_change(established, Standing(1600, 0), 1.0) == 0
+
+
+def test_the_twentieth_game_makes_a_player_established() -> None:
+    me = Standing(1650, 19, 1650 * 19)
+    after = after_game(me, Standing(1650, 19, 1650 * 19), 1.0)
+    assert after.games == 20 and after.established
+    assert after.rating == pytest.approx((1650 * 19 + 1650 + 200) / 20)
+    later = after_game(after, Standing(after.rating, 30), 0.5)
+    assert later.rating == pytest.approx(after.rating)  # equal ratings, a draw
+
+
+@pytest.fixture
+def server(engine: Engine) -> Server:
+    from tests.server.test_commands import Clock
+
+    return Server(session_factory(engine), Clock())
+
+
+def test_a_finished_board_is_rated_once_and_shows_in_standings_and_history(
+    server: Server,
+) -> None:
+    from tests.server.test_commands import signup
+
+    signup(server, "alice", "bob")
+    server.handle("alice@example.org", "vasco challenge alice bob -size=12")
+    for who, move in [("alice", "c0,0"), ("bob", "a1,-1"), ("alice", "d-2,-1")]:
+        server.handle(f"{who}@example.org", f"vasco move 1 {who} pw-{who} {move}")
+    [table] = server.handle("x@example.org", "vasco standings")
+    lines = table.body.splitlines()
+    assert "Provisional:" in lines
+    assert any(
+        line.startswith("  1. alice") and "1800" in line and "1-0-0" in line for line in lines
+    )
+    assert any(line.startswith("  2. bob") and "1400" in line for line in lines)
+    [again] = server.handle("x@example.org", "VASCO RATINGS")
+    assert again.body == table.body  # rated once, however often asked
+    [past] = server.handle("x@example.org", "vasco history bob")
+    assert "board     1" in past.body and "lost to alice, 1600 -> 1400" in past.body
+
+
+def test_limit_and_seek(server: Server) -> None:
+    from tests.server.test_commands import signup
+
+    signup(server, "alice", "bob")
+    [ok] = server.handle("alice@example.org", "trugo limit alice pw-alice 1")
+    assert "at most 1 boards at once" in ok.body
+    server.handle("bob@example.org", "trugo seek bob pw-bob 3")
+    [table] = server.handle("x@example.org", "trugo standings")
+    assert "  0/1" in table.body and "bob" in table.body
+    server.handle("alice@example.org", "trugo challenge alice bob")
+    [refused] = server.handle("alice@example.org", "trugo challenge bob alice")
+    assert "alice plays at most 1 Trugo boards at once" in refused.body
+    [table] = server.handle("x@example.org", "trugo standings")
+    assert any("bob" in line and line.rstrip().endswith("2") for line in table.body.splitlines())
+    [error] = server.handle("alice@example.org", "trugo limit alice pw-alice many")
+    assert "or none" in error.body
