@@ -563,12 +563,8 @@ def test_ratings_document_examples_are_the_formulas() -> None:
     assert f"rated {winner.rating:.0f} and {loser.rating:.0f}" in text
     rookie = after_game(Standing(1500, 4, 6000), Standing(1900, 30), 1.0)
     assert f"(6000 + 2300) / 5 = {rookie.rating:.0f}" in text
-    assert (
-        f"gains 32 * (1 - 1 / 1.1) = {established_change(Standing(2000, 50), Standing(1600, 50), 1):.1f}"
-        in text
-    )
-    assert (
-        f"gains 16 * (1 - 0.7597) = {established_change(Standing(1700, 30), Standing(1500, 10), 1):.1f}"
-        in text
-    )
+    strong = established_change(Standing(2000, 50), Standing(1600, 50), 1)
+    assert f"gains 32 * (1 - 1 / 1.1) = {strong:.1f}" in text
+    against_rookie = established_change(Standing(1700, 30), Standing(1500, 10), 1)
+    assert f"gains 16 * (1 - 0.7597) = {against_rookie:.1f}" in text
     assert max(len(line) for line in (ROOT / "docs" / "ratings.md").read_text().splitlines()) <= 80
