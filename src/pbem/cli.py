@@ -26,6 +26,7 @@ usage: pbem <game> help
        pbem <game> preview new <players> [-option ...] [MOVE ...] [--json]
        pbem db upgrade
        pbem send --from ADDRESS "COMMAND LINE" [--body TEXT] [--json]
+       pbem tick
 
 Games: {", ".join(GAMES)}.
   help          print the rules of the game, as the server checks them
@@ -36,6 +37,7 @@ Games: {", ".join(GAMES)}.
   send          run one server command as if that mail had come from ADDRESS
                 (the body from --body or standard input) and print the mails
                 it produced; they also wait in the outbox for delivery
+  tick          run the periodic job once: reminders, forfeits, digests
 Example: pbem vasco preview new 2 a0,0 b1,0 a2,1
 """
 
@@ -132,6 +134,25 @@ def send_command(words: Sequence[str], out: TextIO, stdin: TextIO) -> int:
     return 0
 
 
+def tick_command(words: Sequence[str], out: TextIO) -> int:
+    """`tick`: the periodic job, once; prints what it mailed."""
+    if words:
+        raise UsageError(f"'pbem tick' takes no arguments.\n\n{USAGE}")
+    from .server import Server
+    from .store import make_engine, session_factory, upgrade
+
+    engine = make_engine()
+    try:
+        upgrade(engine)
+        messages = Server(session_factory(engine)).tick()
+    finally:
+        engine.dispose()
+    for message in messages:
+        out.write(f"To: {', '.join(message.to)}\nSubject: {message.subject}\n\n{message.body}\n")
+    out.write(f"tick: {len(messages)} mails queued.\n")
+    return 0
+
+
 def run(argv: Sequence[str], out: TextIO) -> int:
     if not argv or argv[0] in ("-h", "--help", "help"):
         out.write(USAGE)
@@ -143,6 +164,8 @@ def run(argv: Sequence[str], out: TextIO) -> int:
         return database_command(argv[1:], out)
     if argv[0] == "send":
         return send_command(argv[1:], out, sys.stdin)
+    if argv[0] == "tick":
+        return tick_command(argv[1:], out)
     try:
         game = get_game(argv[0])
     except KeyError as error:

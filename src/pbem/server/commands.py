@@ -164,6 +164,45 @@ def change(ctx: Context, words: list[str]) -> None:
     )
 
 
+def vacation(ctx: Context, words: list[str]) -> None:
+    """`vacation USERID PASSWORD on|off`: no nags or forfeits while on."""
+    usage("vacation USERID PASSWORD on|off", words, 3)
+    user = authenticate(ctx.session, words[0], words[1])
+    choice = words[2].lower()
+    if choice not in ("on", "off"):
+        raise CommandError("Write on or off: vacation USERID PASSWORD on|off")
+    user.vacation = choice == "on"
+    said = (
+        "on vacation: no reminders and no forfeits until 'vacation ... off'"
+        if user.vacation
+        else "back from vacation: the usual reminders and forfeit times apply again"
+    )
+    for player in board_players_of(ctx, user):
+        if player.user_id != user.id:
+            ctx.reply.send(
+                main_address(player.user),
+                f"pbem vacation {user.userid} {choice}",
+                f"Your opponent {user.userid} is {said}.\n\n{stop_line(player.user)}\n",
+            )
+    ctx.reply.send(
+        main_address(user), f"pbem vacation {user.userid} {choice}", f"You are {said}.\n"
+    )
+
+
+def board_players_of(ctx: Context, user: User) -> list[BoardPlayer]:
+    """The players (user included) of the user's active boards, once each."""
+    boards = ctx.session.scalars(
+        select(Board)
+        .join(BoardPlayer)
+        .where(BoardPlayer.user_id == user.id, Board.status == "active")
+    ).all()
+    seen: dict[int, BoardPlayer] = {}
+    for board in boards:
+        for player in board.players:
+            seen.setdefault(player.user_id, player)
+    return list(seen.values())
+
+
 def message(ctx: Context, words: list[str]) -> None:
     """A private message: the body goes to another player."""
     usage("message USERID PASSWORD TOUSERID (the message in the body)", words, 3)

@@ -22,6 +22,7 @@ GLOBAL_COMMANDS: dict[str, Command] = {
     "list": commands.list_users,
     "message": commands.message,
     "all": commands.all_show,
+    "vacation": commands.vacation,
 }
 GAME_COMMANDS: dict[str, GameCommand] = {
     "help": commands.game_help,

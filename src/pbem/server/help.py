@@ -18,6 +18,7 @@ Words are separated by spaces; userids and commands ignore case.
   change address USERID PASSWORD NEWADDRESS
                                       where your mail goes
   list                                the players
+  vacation USERID PASSWORD on|off     no reminders or forfeits while away
   message USERID PASSWORD TOUSERID    the body goes to that player
   all show USERID                     every active board of a player
   multiple                            each line of the body is a command

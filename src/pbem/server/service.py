@@ -20,6 +20,7 @@ from .dispatch import run_command
 from .errors import CommandError
 from .messages import Outgoing, Reply, queue_messages
 from .ratings import rate_finished_boards
+from .tick import tick
 
 MAX_LINE = 1000  # characters of a command line
 MAX_BODY = 100_000  # characters of a comment
@@ -113,6 +114,15 @@ class Server:
             with self.sessions.begin() as session:
                 queue_messages(session, messages, now, message_id)
             return messages
+
+    def tick(self) -> list[Outgoing]:
+        """Run the periodic job once (nags, forfeits, digests, archiving)."""
+        now = self.clock()
+        with self.sessions.begin() as session:
+            reply = tick(session, now)
+            rate_finished_boards(session, now)
+            queue_messages(session, reply.messages, now, None)
+        return reply.messages
 
     def _error_mail(self, sender: str, line: str, body: str, error: CommandError) -> Outgoing:
         parts = [error.message, ""]

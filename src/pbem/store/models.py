@@ -26,6 +26,7 @@ class User(Base):
     password_hash: Mapped[str] = mapped_column(String(200))
     mail_preference: Mapped[str] = mapped_column(String(8), default="every")
     vacation: Mapped[bool] = mapped_column(default=False)
+    digest_sent_at: Mapped[datetime | None]  # the last daily digest
     created_at: Mapped[datetime]
 
     addresses: Mapped[list[Address]] = relationship(
@@ -65,6 +66,7 @@ class Board(Base):
     forfeit_days: Mapped[int | None]
     total_days: Mapped[int | None]
     rated: Mapped[bool] = mapped_column(default=False)  # its result is in the ratings
+    nagged_at: Mapped[datetime | None]  # the last reminder to the player to move
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]
 

@@ -1,0 +1,110 @@
+"""The periodic job over simulated weeks: nags, forfeits, vacation, total
+time, stalled draw votes, digests and archiving."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import Engine
+
+from pbem.server import Server
+from pbem.store import Board, session_factory
+from tests.server.test_commands import Clock, signup
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def server(engine: Engine, clock: Clock) -> Server:
+    return Server(session_factory(engine), clock)
+
+
+def start(server: Server, extra: str = "") -> None:
+    signup(server, "alice", "bob")
+    server.handle("alice@example.org", f"vasco challenge alice bob {extra}".strip())
+    server.handle("alice@example.org", "vasco move 1 alice pw-alice a0,0")
+
+
+def board(server: Server) -> Board:
+    with server.sessions() as session:
+        return session.get_one(Board, 1)
+
+
+def test_nag_once_a_day_after_the_nag_time_then_forfeit(server: Server, clock: Clock) -> None:
+    start(server)
+    clock.advance(days=6, hours=23)
+    assert server.tick() == []
+    clock.advance(hours=2)
+    [nag] = server.tick()
+    assert nag.to == ("bob@example.org",) and nag.subject == "Vasco Board 1 bob (reminder)"
+    assert "your move on board 1 for 7 days" in nag.body and "you forfeit" in nag.body
+    clock.advance(hours=5)
+    assert server.tick() == []  # once a day
+    clock.advance(days=1)
+    assert len(server.tick()) == 1
+    clock.advance(days=13)
+    messages = server.tick()
+    assert all("bob forfeited: no move in 21 days; alice wins" in m.body for m in messages)
+    assert (board(server).status, board(server).winner) == ("finished", 0)
+    [table] = server.handle("x@example.org", "vasco standings")
+    assert "alice" in table.body and "1800" in table.body  # forfeits are rated
+
+
+def test_a_move_resets_the_clock(server: Server, clock: Clock) -> None:
+    start(server)
+    clock.advance(days=20)
+    server.handle("bob@example.org", "vasco move 1 bob pw-bob b1,0")
+    clock.advance(days=6)
+    assert server.tick() == []
+    clock.advance(days=2)
+    [nag] = server.tick()
+    assert nag.to == ("alice@example.org",)
+
+
+def test_vacation_stops_nags_and_forfeits(server: Server, clock: Clock) -> None:
+    start(server)
+    messages = server.handle("bob@example.org", "vacation bob pw-bob on")
+    assert [m.to for m in messages] == [("alice@example.org",), ("bob@example.org",)]
+    clock.advance(days=60)
+    assert server.tick() == []
+    server.handle("bob@example.org", "vacation bob pw-bob OFF")
+    messages = server.tick()
+    assert any("forfeited" in m.body for m in messages)  # the time away still counts
+
+
+def test_total_time_runs_out(server: Server, clock: Clock) -> None:
+    start(server, "--nagtime=20 --forfeittime=30 --totaltime=5")
+    clock.advance(days=3)
+    server.handle("bob@example.org", "vasco move 1 bob pw-bob b1,0")
+    clock.advance(days=1)
+    server.handle("alice@example.org", "vasco move 1 alice pw-alice a2,1")
+    clock.advance(days=2, hours=1)  # bob: 3 days before, now 2 more
+    messages = server.tick()
+    assert all("bob ran out of time (5 days in all); alice wins" in m.body for m in messages)
+
+
+def test_an_unanswered_draw_proposal_is_accepted_at_the_forfeit_time(
+    server: Server, clock: Clock
+) -> None:
+    start(server)
+    server.handle("alice@example.org", "vasco propose 1 alice pw-alice")
+    clock.advance(days=22)
+    messages = server.tick()
+    assert any("drawn: the proposal stood unanswered" in m.body for m in messages)
+    assert board(server).winner is None and board(server).status == "finished"
+
+
+def test_digest_once_a_day_and_archiving(server: Server, clock: Clock) -> None:
+    start(server)
+    server.handle("bob@example.org", "mail bob pw-bob digest")
+    [digest] = server.tick()
+    assert digest.subject == "pbem digest bob: 1 boards await you"
+    assert "Vasco board 1 against alice, move 2, waiting 0 days" in digest.body
+    clock.advance(hours=12)
+    assert server.tick() == []
+    server.handle("bob@example.org", "vasco resign 1 bob pw-bob")
+    clock.advance(days=15)
+    server.tick()
+    assert board(server).status == "archived"
