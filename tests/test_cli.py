@@ -248,3 +248,13 @@ def test_send_runs_a_command_and_prints_its_mails(
     assert out.startswith("To: ann@example.org\nSubject: pbem error: vasco challenge ann ann\n")
     code, _, err = run(capsys, "send", "signup", "ann")
     assert code == 2 and "pbem send --from ADDRESS" in err
+
+
+def test_tick_runs_the_periodic_job_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PBEM_DATABASE_URL", f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    code, out, _ = run(capsys, "tick")
+    assert code == 0 and out == "tick: 0 mails queued.\n"
+    code, _, err = run(capsys, "tick", "now")
+    assert code == 2 and "takes no arguments" in err
