@@ -78,6 +78,7 @@ def board_body(
     comment: str = "",
     commenter: str = "",
     footer: str = "",
+    watchers: list[str] | None = None,
 ) -> str:
     """The whole body of a board mail for one reader (a seat, or None)."""
     lines = heading(board, state)
@@ -87,6 +88,9 @@ def board_body(
     lines.extend(move_columns(board, state))
     lines.append("")
     lines.append(state.text_board(reader).rstrip("\n"))
+    if watchers:
+        lines.append("")
+        lines.append("Subscribers: " + ", ".join(watchers) + ".")
     if comment.strip():
         lines.append("")
         lines.append(f"Comment from {commenter}:")

@@ -42,6 +42,7 @@ from .errors import CommandError
 from .help import command_list, rules_text
 from .ratings import rating_row
 from .standings import active_boards
+from .subscriptions import new_board_news
 from .turns import active_state, after_move, clear_votes
 
 MAIL_PREFERENCES = ("every", "digest", "none")
@@ -318,6 +319,7 @@ def challenge(ctx: Context, game: Game, words: list[str]) -> None:
     for user in users:
         standing = rating_row(ctx.session, user.id, game.name)
         standing.seeking = max(0, standing.seeking - 1)
+    new_board_news(ctx, board)
     state = rebuild(board)
     opening = (
         f"A new {game.title} board, from a challenge sent by {ctx.sender}.\n"

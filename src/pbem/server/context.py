@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..games import get_game
 from ..games.base import Game, State
-from ..store import Board, User
+from ..store import Board, Subscription, User
 from .accounts import find_address, main_address
 from .board_mail import board_body, subject
 from .errors import CommandError
@@ -79,6 +80,18 @@ def sender_account(ctx: Context) -> User | None:
     return None if address is None else address.user
 
 
+def subscribers(ctx: Context, board: Board) -> list[User]:
+    """Who follows the board without playing on it."""
+    return list(
+        ctx.session.scalars(
+            select(User)
+            .join(Subscription, Subscription.user_id == User.id)
+            .where(Subscription.board_id == board.id, Subscription.kind == "board")
+            .order_by(User.userid_key)
+        ).all()
+    )
+
+
 def send_board(
     ctx: Context,
     board: Board,
@@ -88,21 +101,33 @@ def send_board(
     commenter: str = "",
     opening: str = "",
 ) -> None:
-    """The board mail to each player who wants every mail (and the sender)."""
+    """The board mail to each player who wants every mail, to the board's
+    subscribers, and to the sender when they are neither."""
     topic = subject(board, state, commented=bool(comment.strip()))
-    sent_to_sender = False
+    watchers = [u for u in subscribers(ctx, board) if u.mail_preference != "none"]
+    names = [u.userid for u in watchers]
+    sent: set[str] = set()
     for player in board.players:
         user = player.user
         if user.mail_preference != "every":
             continue
         body = board_body(
             board, state, player.seat, comment=comment, commenter=commenter,
-            footer=stop_line(user),
+            footer=stop_line(user), watchers=names,
         )  # fmt: skip
-        address = main_address(user)
-        ctx.reply.send(address, topic, opening + body)
-        sent_to_sender |= address.lower() == ctx.sender.lower()
-    if not sent_to_sender and not any(
-        a.address_key == ctx.sender.lower() for p in board.players for a in p.user.addresses
-    ):
-        ctx.reply.send(ctx.sender, topic, opening + board_body(board, state, None))
+        ctx.reply.send(main_address(user), topic, opening + body)
+        sent.add(main_address(user).lower())
+    for user in watchers:
+        footer = (
+            f"You follow board {board.id}: '{board.game} unsubscribe {user.userid} PASSWORD "
+            f"{board.id}' stops these copies."
+        )
+        body = board_body(
+            board, state, None, comment=comment, commenter=commenter, footer=footer,
+            watchers=names,
+        )  # fmt: skip
+        ctx.reply.send(main_address(user), topic, opening + body)
+        sent.add(main_address(user).lower())
+    involved = {a.address_key for p in board.players for a in p.user.addresses}
+    if ctx.sender and ctx.sender.lower() not in sent | involved:
+        ctx.reply.send(ctx.sender, topic, opening + board_body(board, state, None, watchers=names))

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from ..games import GAMES
 from ..games.base import Game
-from . import commands, standings, turns, votes
+from . import commands, standings, subscriptions, turns, votes
 from .context import Context
 from .errors import CommandError
 
@@ -45,6 +45,9 @@ GAME_COMMANDS: dict[str, GameCommand] = {
     "history": standings.history,
     "limit": standings.limit,
     "seek": standings.seek,
+    "subscribe": subscriptions.subscribe,
+    "unsubscribe": subscriptions.unsubscribe,
+    "notify": subscriptions.notify,
 }
 
 

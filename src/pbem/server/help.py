@@ -52,6 +52,10 @@ Words are separated by spaces; userids and commands ignore case.
   GAME history USERID                 a player's finished boards and ratings
   GAME limit USERID PASSWORD N|none   the most boards of the game at once
   GAME seek USERID PASSWORD N         how many new boards you would like
+  GAME subscribe|unsubscribe USERID PASSWORD BOARD ...|all
+                                      copies of boards' mails (all: of
+                                      every new board of the game)
+  GAME notify USERID PASSWORD on|off  a mail for each new board of the game
   GAME help                           the rules of the game
 
 Games: {games}.

@@ -14,6 +14,7 @@ from .models import (
     QueuedMove,
     Rating,
     RatingEvent,
+    Subscription,
     User,
     Vote,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "QueuedMove",
     "Rating",
     "RatingEvent",
+    "Subscription",
     "User",
     "Vote",
     "database_url",

@@ -200,3 +200,21 @@ class RatingEvent(Base):
     before: Mapped[float]
     after: Mapped[float]
     created_at: Mapped[datetime]
+
+
+class Subscription(Base):
+    """A user's wish for mail about boards they do not play on: copies of
+    one board's mails (`board_id`), copies of every future board of a game
+    (kind "all"), or one mail per new board of a game (kind "notify")."""
+
+    __tablename__ = "subscriptions"
+    __table_args__ = (UniqueConstraint("user_id", "game", "kind", "board_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(20))
+    kind: Mapped[str] = mapped_column(String(8))  # "board", "all" or "notify"
+    board_id: Mapped[int | None] = mapped_column(ForeignKey("boards.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime]
+
+    user: Mapped[User] = relationship()

@@ -1,0 +1,122 @@
+"""Mail about boards one does not play on: subscribe, unsubscribe, notify.
+
+`GAME subscribe USERID PASSWORD BOARD ...` sends copies of those boards'
+mails; `... all` does it for every board of the game started from now on.
+`GAME notify USERID PASSWORD on|off` sends one mail per new board instead.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from ..games import get_game
+from ..games.base import Game
+from ..store import Board, Subscription, User
+from .accounts import authenticate, main_address
+from .board_mail import players_of
+from .context import Context, board_numbered
+from .errors import CommandError
+
+
+def subscribe(ctx: Context, game: Game, words: list[str]) -> None:
+    change_subscriptions(ctx, game, words, add=True)
+
+
+def unsubscribe(ctx: Context, game: Game, words: list[str]) -> None:
+    change_subscriptions(ctx, game, words, add=False)
+
+
+def change_subscriptions(ctx: Context, game: Game, words: list[str], *, add: bool) -> None:
+    verb = "subscribe" if add else "unsubscribe"
+    if len(words) < 3:
+        raise CommandError(
+            f"Write this command as: {game.name} {verb} USERID PASSWORD BOARD ...|all"
+        )
+    user = authenticate(ctx.session, words[0], words[1])
+    targets = words[2:]
+    if len(targets) > 50:
+        raise CommandError("At most 50 boards at a time.")
+    done = []
+    for target in targets:
+        if target.lower() == "all":
+            set_subscription(ctx, user, game.name, "all", None, add)
+            done.append(f"every new {game.title} board")
+        else:
+            board = board_numbered(ctx, game, target)
+            set_subscription(ctx, user, game.name, "board", board.id, add)
+            done.append(f"board {board.id}")
+    what = ", ".join(done)
+    said = f"copies of the mails of {what}" if add else f"no more copies of {what}"
+    ctx.reply.send(
+        main_address(user), f"{game.title} {verb} {user.userid}", f"{user.userid} gets {said}.\n"
+    )
+
+
+def notify(ctx: Context, game: Game, words: list[str]) -> None:
+    if len(words) != 3 or words[2].lower() not in ("on", "off"):
+        raise CommandError(f"Write this command as: {game.name} notify USERID PASSWORD on|off")
+    user = authenticate(ctx.session, words[0], words[1])
+    on = words[2].lower() == "on"
+    set_subscription(ctx, user, game.name, "notify", None, on)
+    said = "a mail for each new board" if on else "no mail about new boards"
+    ctx.reply.send(
+        main_address(user), f"{game.title} notify {user.userid}", f"{user.userid} gets {said}.\n"
+    )
+
+
+def set_subscription(
+    ctx: Context, user: User, game: str, kind: str, board_id: int | None, on: bool
+) -> None:
+    found = ctx.session.scalar(
+        select(Subscription).where(
+            Subscription.user_id == user.id,
+            Subscription.game == game,
+            Subscription.kind == kind,
+            Subscription.board_id.is_(None)
+            if board_id is None
+            else Subscription.board_id == board_id,
+        )
+    )
+    if on and found is None:
+        ctx.session.add(
+            Subscription(
+                user_id=user.id, game=game, kind=kind, board_id=board_id, created_at=ctx.now
+            )
+        )
+    elif not on and found is not None:
+        ctx.session.delete(found)
+    ctx.session.flush()
+
+
+def new_board_news(ctx: Context, board: Board) -> None:
+    """For a new board: 'all' subscribers follow it; 'notify' ones hear of it."""
+    wishes = ctx.session.scalars(
+        select(Subscription).where(
+            Subscription.game == board.game, Subscription.kind.in_(("all", "notify"))
+        )
+    ).all()
+    players = {p.user_id for p in board.players}
+    title = get_game(board.game).title
+    for wish in wishes:
+        if wish.user_id in players:
+            continue
+        if wish.kind == "all":
+            ctx.session.add(
+                Subscription(
+                    user_id=wish.user_id,
+                    game=board.game,
+                    kind="board",
+                    board_id=board.id,
+                    created_at=ctx.now,
+                )
+            )
+        else:
+            ctx.reply.send(
+                main_address(wish.user),
+                f"{title} Board {board.id} started",
+                f"A new {title} board {board.id}: {' against '.join(players_of(board))}. "
+                f"'{board.game} show {board.id}' shows it; '{board.game} subscribe "
+                f"{wish.user.userid} PASSWORD {board.id}' follows it.\n\n"
+                f"'{board.game} notify {wish.user.userid} PASSWORD off' stops these mails.\n",
+            )
+    ctx.session.flush()
