@@ -466,3 +466,30 @@ def test_multiple_runs_each_line_as_its_own_command(server: Server) -> None:
     assert board_row(server).version == 1
     [error] = server.handle("alice@example.org", "multiple", "")
     assert "'multiple' stands alone" in error.body
+
+
+def test_submit_shows_the_move_and_confirm_plays_it(server: Server) -> None:
+    challenge(server)
+    [shown] = server.handle("alice@example.org", "vasco submit 1 alice pw-alice A0,0", "gl")
+    assert shown.to == ("alice@example.org",) and "not played yet" in shown.body
+    assert "vasco confirm 1 alice PASSWORD" in shown.body
+    assert board_row(server).version == 0
+    [other] = server.handle("alice@example.org", "vasco submit 1 alice pw-alice b0,0")
+    assert "after b0,0" in other.body  # a new submission replaces the old one
+    messages = server.handle("alice@example.org", "vasco confirm 1 alice pw-alice")
+    assert all("Last move: b0,0 by Red (O)." in m.body for m in messages)
+    assert [m.text for m in board_row(server).moves] == ["b0,0"]
+    [error] = server.handle("alice@example.org", "vasco confirm 1 alice pw-alice")
+    assert "Nothing is submitted on board 1" in error.body
+
+
+def test_a_submitted_move_goes_stale_when_the_board_changes(server: Server) -> None:
+    challenge(server)
+    play(server, "alice", "a0,0")
+    server.handle("bob@example.org", "vasco submit 1 bob pw-bob b1,0")
+    server.handle("bob@example.org", "vasco undo 1 bob pw-bob")
+    server.handle("alice@example.org", "vasco accept 1 alice pw-alice")  # the board changed
+    [error] = server.handle("bob@example.org", "vasco confirm 1 bob pw-bob")
+    assert "Nothing is submitted" in error.body or "is stale" in error.body
+    [error] = server.handle("alice@example.org", "vasco submit 1 alice pw-alice q1")
+    assert "Move q1 cannot be played on board 1" in error.body

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from ..games.base import Game, MoveError, OptionError, State
-from ..store import Address, Board, BoardPlayer, User
+from ..store import Address, Board, BoardPlayer, PendingMove, User
 from ..store.boards import StaleBoard, apply_move, create_board, rebuild
 from .accounts import (
     authenticate,
@@ -328,19 +328,18 @@ def challenge(ctx: Context, game: Game, words: list[str]) -> None:
     send_board(ctx, board, state, opening=opening)
 
 
-def move(ctx: Context, game: Game, words: list[str]) -> None:
-    form = f"{game.name} move BOARD USERID PASSWORD MOVE[#N]"
+def your_turn(
+    ctx: Context, game: Game, words: list[str], form: str
+) -> tuple[Board, User, str, int | None]:
+    """The checks a move or a submitted move passes: the board, the player,
+    the `#N` guard, and whose turn it is. Returns (board, user, move, N)."""
     usage(form, words, 4)
     board = board_numbered(ctx, game, words[0])
     user = authenticate(ctx.session, words[1], words[2])
     seat = seat_of(board, user)
     text, number = split_move_number(words[3], form)
     if number is not None and number != board.version + 1:
-        raise CommandError(
-            f"Board {board.id} is at move {board.version + 1}, but this mail was for move "
-            f"{number}: it is stale or came twice, so nothing was played.",
-            board.id,
-        )
+        raise stale(board, number)
     state = active_state(board)
     if state.to_move != seat:
         assert state.to_move is not None
@@ -348,22 +347,94 @@ def move(ctx: Context, game: Game, words: list[str]) -> None:
         raise CommandError(
             f"It is not your move on board {board.id}: {waiting} is to move.", board.id
         )
-    expected = board.version if number is None else number - 1
+    return board, user, text, number
+
+
+def stale(board: Board, number: int | None) -> CommandError:
+    return CommandError(
+        f"Board {board.id} is at move {board.version + 1}, but this mail was for move "
+        f"{number}: it is stale or came twice, so nothing was played.",
+        board.id,
+    )
+
+
+def move(ctx: Context, game: Game, words: list[str]) -> None:
+    board, user, text, number = your_turn(
+        ctx, game, words, f"{game.name} move BOARD USERID PASSWORD MOVE[#N]"
+    )
+    play_turn(ctx, board, user, text, board.version if number is None else number - 1, ctx.body)
+
+
+def play_turn(
+    ctx: Context, board: Board, user: User, text: str, expected: int, comment: str
+) -> None:
+    """Play the move, mail the board, then any queued answers."""
     try:
-        after = apply_move(ctx.session, board, expected, text, ctx.now, comment=ctx.body)
+        after = apply_move(ctx.session, board, expected, text, ctx.now, comment=comment)
     except StaleBoard:
-        raise CommandError(
-            f"Board {board.id} is at move {board.version + 1}, but this mail was for move "
-            f"{number}: it is stale or came twice, so nothing was played.",
-            board.id,
-        ) from None
+        raise stale(board, expected + 1) from None
     except MoveError as error:
         raise CommandError(
             f"Move {text} cannot be played on board {board.id}: {error.reason}.", board.id
         ) from None
+    ctx.session.execute(delete(PendingMove).where(PendingMove.board_id == board.id))
     clear_votes(ctx, board)
-    send_board(ctx, board, after, comment=ctx.body, commenter=user.userid)
+    send_board(ctx, board, after, comment=comment, commenter=user.userid)
     after_move(ctx, board, after)
+
+
+def submit(ctx: Context, game: Game, words: list[str]) -> None:
+    """A move shown to its player first; `confirm` plays it."""
+    board, user, text, _ = your_turn(
+        ctx, game, words, f"{game.name} submit BOARD USERID PASSWORD MOVE[#N]"
+    )
+    state = rebuild(board)
+    try:
+        after = state.play_text(text)
+    except MoveError as error:
+        raise CommandError(
+            f"Move {text} cannot be played on board {board.id}: {error.reason}.", board.id
+        ) from None
+    seat = seat_of(board, user)
+    ctx.session.execute(
+        delete(PendingMove).where(PendingMove.board_id == board.id, PendingMove.seat == seat)
+    )
+    ctx.session.add(
+        PendingMove(
+            board_id=board.id,
+            seat=seat,
+            text=after.moves[-1],
+            version=board.version,
+            comment=ctx.body,
+            created_at=ctx.now,
+        )
+    )
+    ctx.reply.send(
+        main_address(user),
+        f"{game.title} Board {board.id} submitted",
+        f"Board {board.id} after {after.moves[-1]}, not played yet. To play it, send\n"
+        f"  {game.name} confirm {board.id} {user.userid} PASSWORD\n"
+        "or submit another move.\n\n" + after.text_board(seat),
+    )
+
+
+def confirm(ctx: Context, game: Game, words: list[str]) -> None:
+    usage(f"{game.name} confirm BOARD USERID PASSWORD", words, 3)
+    board = board_numbered(ctx, game, words[0])
+    user = authenticate(ctx.session, words[1], words[2])
+    seat = seat_of(board, user)
+    pending = ctx.session.scalar(
+        select(PendingMove).where(PendingMove.board_id == board.id, PendingMove.seat == seat)
+    )
+    if pending is None:
+        raise CommandError(
+            f"Nothing is submitted on board {board.id}: send '{game.name} submit ...' first.",
+            board.id,
+        )
+    if pending.version != board.version:
+        raise stale(board, pending.version + 1)
+    active_state(board)
+    play_turn(ctx, board, user, pending.text, pending.version, pending.comment)
 
 
 def pass_command(ctx: Context, game: Game, words: list[str]) -> None:

@@ -28,6 +28,8 @@ GAME_COMMANDS: dict[str, GameCommand] = {
     "help": commands.game_help,
     "challenge": commands.challenge,
     "move": commands.move,
+    "submit": commands.submit,
+    "confirm": commands.confirm,
     "show": commands.show,
     "showas": commands.showas,
     "preview": commands.preview,

@@ -31,6 +31,9 @@ Words are separated by spaces; userids and commands ignore case.
   GAME move BOARD USERID PASSWORD MOVE[#N]
                                       play MOVE; #N (the move's number) makes
                                       a stale or repeated mail harmless
+  GAME submit BOARD USERID PASSWORD MOVE[#N]
+                                      see the board after MOVE first ...
+  GAME confirm BOARD USERID PASSWORD  ... then play it
   GAME pass BOARD USERID PASSWORD[#N] pass, in the games that allow it
   GAME chat BOARD USERID PASSWORD     the body goes to the other players
   GAME resign BOARD USERID PASSWORD   resign (out of turn: when the turn comes;

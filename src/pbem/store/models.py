@@ -218,3 +218,19 @@ class Subscription(Base):
     created_at: Mapped[datetime]
 
     user: Mapped[User] = relationship()
+
+
+class PendingMove(Base):
+    """A move sent with `submit`: shown to its player, played on `confirm`
+    if the board is still at `version` then."""
+
+    __tablename__ = "pending_moves"
+    __table_args__ = (UniqueConstraint("board_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    text: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int]
+    comment: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime]
