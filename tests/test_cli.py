@@ -258,3 +258,48 @@ def test_tick_runs_the_periodic_job_once(
     assert code == 0 and out == "tick: 0 mails queued.\n"
     code, _, err = run(capsys, "tick", "now")
     assert code == 2 and "takes no arguments" in err
+
+
+@pytest.mark.parametrize(
+    ("game", "option"),
+    [("vasco", "-size=12"), ("trugo", "-size=6"), ("vacu", "-size=5"), ("convacu", "-size=5")],
+)
+def test_a_whole_game_through_pbem_send(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    game: str,
+    option: str,
+) -> None:
+    """From signup and challenge to the result, ratings and history."""
+    import random
+
+    from pbem.games import get_game
+
+    monkeypatch.setenv("PBEM_DATABASE_URL", f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+
+    def send(sender: str, line: str) -> list[dict[str, object]]:
+        code, out, _ = run(capsys, "send", "--from", f"{sender}@example.org", line, "--json")
+        assert code == 0
+        mails: list[dict[str, object]] = json.loads(out)
+        assert not any(str(m["subject"]).startswith("pbem error") for m in mails), mails
+        return mails
+
+    send("ann", "signup ann secret1")
+    send("ben", "signup ben secret2")
+    send("ann", f"{game} challenge ann ben {option}" + (" -komi=3" if "vacu" in game else ""))
+    state = get_game(game).start([option, *(["-komi=3"] if "vacu" in game else [])])
+    rng = random.Random(11)
+    players, passwords = ["ann", "ben"], ["secret1", "secret2"]
+    while state.result is None:
+        text = state.move_text(rng.choice(state.legal_moves()))
+        seat = state.to_move
+        assert seat is not None
+        number = len(state.history) + 1
+        send(players[seat], f"{game} move 1 {players[seat]} {passwords[seat]} {text}#{number}")
+        state = state.play_text(text)
+    [table] = send("ann", f"{game} standings")
+    assert "ann" in str(table["body"]) and "ben" in str(table["body"])
+    [past] = send("ben", f"{game} history ben")
+    assert "board     1" in str(past["body"])
