@@ -493,3 +493,39 @@ def test_a_submitted_move_goes_stale_when_the_board_changes(server: Server) -> N
     assert "Nothing is submitted" in error.body or "is stale" in error.body
     [error] = server.handle("alice@example.org", "vasco submit 1 alice pw-alice q1")
     assert "Move q1 cannot be played on board 1" in error.body
+
+
+def test_signoff_resigns_everything_and_stops_challenges(server: Server) -> None:
+    challenge(server)
+    play(server, "alice", "a0,0")
+    messages = server.handle("bob@example.org", "signoff bob pw-bob")
+    assert any("bob declined the challenge; alice wins" in m.body for m in messages)
+    assert any("1 active boards were resigned" in m.body for m in messages)
+    [error] = server.handle("alice@example.org", "trugo challenge alice bob")
+    assert "bob has signed off" in error.body
+    [back] = server.handle("bob@example.org", "signon bob pw-bob")
+    assert "Welcome back, bob" in back.body
+    assert server.handle("alice@example.org", "trugo challenge alice bob")[0].subject.startswith(
+        "Trugo Board 2"
+    )
+
+
+def test_delete_only_an_account_that_never_played(server: Server) -> None:
+    signup(server, "carol")
+    challenge(server)
+    [error] = server.handle("bob@example.org", "delete bob pw-bob")
+    assert "signoff bob PASSWORD' leaves the server instead" in error.body
+    [gone] = server.handle("carol@example.org", "delete carol pw-carol")
+    assert "The account carol is deleted" in gone.body
+    [listing] = server.handle("x@example.org", "list")
+    assert "carol" not in listing.body
+
+
+def test_broadcast_is_for_administrators(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    signup(server, "alice", "bob")
+    [error] = server.handle("alice@example.org", "broadcast alice pw-alice", "News!")
+    assert "Only the server's administrators" in error.body
+    monkeypatch.setenv("PBEM_ADMINS", "root, Alice")
+    messages = server.handle("alice@example.org", "broadcast alice pw-alice", "News!")
+    assert sorted(m.to for m in messages) == [("alice@example.org",), ("bob@example.org",)]
+    assert all(m.body.startswith("News!") for m in messages)

@@ -8,6 +8,7 @@ A command line is `VERB ARGS...` (`signup alice secret`) or, for the games,
 
 from __future__ import annotations
 
+import os
 import re
 
 from sqlalchemy import delete, select
@@ -43,7 +44,7 @@ from .help import command_list, rules_text
 from .ratings import rating_row
 from .standings import active_boards
 from .subscriptions import new_board_news
-from .turns import active_state, after_move, clear_votes
+from .turns import active_state, after_move, clear_votes, end_by_resignation
 
 MAIL_PREFERENCES = ("every", "digest", "none")
 DEFAULT_NAG_DAYS = 7
@@ -190,6 +191,89 @@ def vacation(ctx: Context, words: list[str]) -> None:
     )
 
 
+def signoff(ctx: Context, words: list[str]) -> None:
+    """Leave the server: resign every active board, no more board mail, no
+    more challenges. `signon` comes back."""
+    usage("signoff USERID PASSWORD", words, 2)
+    user = authenticate(ctx.session, words[0], words[1])
+    boards = ctx.session.scalars(
+        select(Board)
+        .join(BoardPlayer)
+        .where(BoardPlayer.user_id == user.id, Board.status == "active")
+        .order_by(Board.id)
+    ).all()
+    for board in boards:
+        seat = seat_of(board, user)
+        has_moved = any(move.seat == seat for move in board.moves)
+        end_by_resignation(ctx, board, rebuild(board), seat, declined=not has_moved)
+    user.signed_off = True
+    user.mail_preference = "none"
+    ctx.reply.send(
+        main_address(user),
+        f"pbem signoff {user.userid}",
+        f"Goodbye, {user.userid}: {len(boards)} active boards were resigned, and no one "
+        f"can challenge you now. 'signon {user.userid} PASSWORD' brings you back.\n",
+    )
+
+
+def signon(ctx: Context, words: list[str]) -> None:
+    usage("signon USERID PASSWORD", words, 2)
+    user = authenticate(ctx.session, words[0], words[1])
+    if not user.signed_off:
+        raise CommandError(f"{user.userid} has not signed off.")
+    user.signed_off = False
+    user.mail_preference = "every"
+    ctx.reply.send(
+        main_address(user), f"pbem signon {user.userid}", f"Welcome back, {user.userid}.\n"
+    )
+
+
+def delete_account(ctx: Context, words: list[str]) -> None:
+    """`delete USERID PASSWORD`: remove an account that has never played."""
+    usage("delete USERID PASSWORD", words, 2)
+    user = authenticate(ctx.session, words[0], words[1])
+    played = ctx.session.scalar(select(BoardPlayer).where(BoardPlayer.user_id == user.id).limit(1))
+    if played is not None:
+        raise CommandError(
+            f"{user.userid} has boards, which keep their players' names: 'signoff "
+            f"{user.userid} PASSWORD' leaves the server instead."
+        )
+    address = main_address(user)
+    ctx.session.delete(user)
+    ctx.session.flush()
+    ctx.reply.send(address, f"pbem delete {words[0]}", f"The account {words[0]} is deleted.\n")
+
+
+def broadcast(ctx: Context, words: list[str]) -> None:
+    """`broadcast USERID PASSWORD`: the body to every player (administrators only)."""
+    usage("broadcast USERID PASSWORD (the message in the body)", words, 2)
+    user = authenticate(ctx.session, words[0], words[1])
+    if user.userid_key not in administrators():
+        raise CommandError(
+            "Only the server's administrators may broadcast (PBEM_ADMINS names them)."
+        )
+    if not ctx.body.strip():
+        raise CommandError("A broadcast needs words: write them in the body of the mail.")
+    everyone = ctx.session.scalars(
+        select(User).where(User.mail_preference != "none").order_by(User.userid_key)
+    ).all()
+    for member in everyone:
+        ctx.reply.send(
+            main_address(member),
+            f"pbem news from {user.userid}",
+            ctx.body.strip() + f"\n\n{stop_line(member)}\n",
+        )
+
+
+def administrators() -> set[str]:
+    """Userids allowed to broadcast: PBEM_ADMINS, separated by commas."""
+    return {
+        name.strip().lower()
+        for name in os.environ.get("PBEM_ADMINS", "").split(",")
+        if name.strip()
+    }
+
+
 def board_players_of(ctx: Context, user: User) -> list[BoardPlayer]:
     """The players (user included) of the user's active boards, once each."""
     boards = ctx.session.scalars(
@@ -288,6 +372,9 @@ def challenge(ctx: Context, game: Game, words: list[str]) -> None:
         elif word.startswith("-"):
             options.append(word)
     users = [user_named(ctx.session, name) for name in names]
+    for user in users:
+        if user.signed_off:
+            raise CommandError(f"{user.userid} has signed off and cannot be challenged.")
     if len({user.id for user in users}) != len(users):
         raise CommandError("A player cannot be challenged to play against themselves.")
     for user in users:

@@ -23,6 +23,10 @@ GLOBAL_COMMANDS: dict[str, Command] = {
     "message": commands.message,
     "all": commands.all_show,
     "vacation": commands.vacation,
+    "signoff": commands.signoff,
+    "signon": commands.signon,
+    "delete": commands.delete_account,
+    "broadcast": commands.broadcast,
 }
 GAME_COMMANDS: dict[str, GameCommand] = {
     "help": commands.game_help,

@@ -19,6 +19,9 @@ Words are separated by spaces; userids and commands ignore case.
                                       where your mail goes
   list                                the players
   vacation USERID PASSWORD on|off     no reminders or forfeits while away
+  signoff USERID PASSWORD             leave: resign every board (signon: back)
+  delete USERID PASSWORD              remove an account that never played
+  broadcast USERID PASSWORD           (administrators) the body to everyone
   message USERID PASSWORD TOUSERID    the body goes to that player
   all show USERID                     every active board of a player
   multiple                            each line of the body is a command

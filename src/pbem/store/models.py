@@ -27,6 +27,7 @@ class User(Base):
     mail_preference: Mapped[str] = mapped_column(String(8), default="every")
     vacation: Mapped[bool] = mapped_column(default=False)
     digest_sent_at: Mapped[datetime | None]  # the last daily digest
+    signed_off: Mapped[bool] = mapped_column(default=False)  # left; cannot be challenged
     created_at: Mapped[datetime]
 
     addresses: Mapped[list[Address]] = relationship(
