@@ -529,3 +529,22 @@ def test_broadcast_is_for_administrators(server: Server, monkeypatch: pytest.Mon
     messages = server.handle("alice@example.org", "broadcast alice pw-alice", "News!")
     assert sorted(m.to for m in messages) == [("alice@example.org",), ("bob@example.org",)]
     assert all(m.body.startswith("News!") for m in messages)
+
+
+def test_show_by_players(server: Server) -> None:
+    challenge(server)
+    signup(server, "carol")
+    server.handle("alice@example.org", "vasco challenge carol alice")
+    server.handle("bob@example.org", "vasco resign 1 bob pw-bob")
+    [active] = server.handle("x@example.org", "vasco show alice")
+    assert "== Vasco Board 2 carol ==" in active.body and "Board 1 " not in active.body
+    [old] = server.handle("x@example.org", "vasco show alice bob inactive")
+    assert "== Vasco Board 1 game over ==" in old.body
+    [every] = server.handle("x@example.org", "vasco show alice ALL")
+    assert "Board 1 game over" in every.body and "Board 2 carol" in every.body
+    [following] = server.handle("x@example.org", "vasco show carol next")
+    assert following.body.startswith("== Vasco Board 2 carol ==")
+    [none] = server.handle("x@example.org", "vasco show alice next")
+    assert "No next Vasco boards of alice" in none.body
+    [error] = server.handle("x@example.org", "vasco show nobody")
+    assert "There is no user 'nobody'" in error.body

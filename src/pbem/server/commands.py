@@ -571,8 +571,16 @@ def board_at(ctx: Context, game: Game, word: str, form: str) -> tuple[Board, Sta
     return board, rebuild(board, upto)
 
 
+SHOW_FILTERS = ("all", "active", "inactive", "next")
+
+
 def show(ctx: Context, game: Game, words: list[str]) -> None:
-    form = f"{game.name} show BOARD[#N]"
+    form = f"{game.name} show BOARD[#N], or {game.name} show USERID ... [all|active|inactive|next]"
+    if not words:
+        raise CommandError(f"Write this command as: {form}")
+    if not words[0].partition("#")[0].isdigit():
+        show_players(ctx, game, words)
+        return
     usage(form, words, 1)
     board, state = board_at(ctx, game, words[0], form)
     sender_user = sender_account(ctx)
@@ -581,6 +589,50 @@ def show(ctx: Context, game: Game, words: list[str]) -> None:
         seats = [p.seat for p in board.players if p.user_id == sender_user.id]
         seat = seats[0] if seats else None
     ctx.reply.send(ctx.sender, subject(board, state), board_body(board, state, seat))
+
+
+def show_players(ctx: Context, game: Game, words: list[str]) -> None:
+    """The boards the named players share: active ones (the default), all,
+    inactive (finished) ones, or `next`: the first board awaiting the first
+    player's move."""
+    choice = "active"
+    if words[-1].lower() in SHOW_FILTERS:
+        choice = words[-1].lower()
+        words = words[:-1]
+    if not words or len(words) > 4:
+        raise CommandError(
+            f"Name one to four players: {game.name} show USERID ... [{'|'.join(SHOW_FILTERS)}]"
+        )
+    users = [user_named(ctx.session, name) for name in words]
+    query = select(Board).where(Board.game == game.name).order_by(Board.id)
+    for user in users:
+        query = query.where(Board.players.any(BoardPlayer.user_id == user.id))
+    boards = list(ctx.session.scalars(query).all())
+    if choice == "active":
+        boards = [b for b in boards if b.status == "active"]
+    elif choice == "inactive":
+        boards = [b for b in boards if b.status != "active"]
+    elif choice == "next":
+        waiting = [
+            b for b in boards
+            if b.status == "active" and b.snapshot.get("to_move") is not None
+            and b.players[b.snapshot["to_move"]].user_id == users[0].id
+        ]  # fmt: skip
+        boards = sorted(waiting, key=lambda b: b.updated_at)[:1]
+    names = " ".join(user.userid for user in users)
+    if not boards:
+        ctx.reply.send(
+            ctx.sender,
+            f"{game.title} show {names}",
+            f"No {choice} {game.title} boards of {names}.\n",
+        )
+        return
+    parts = []
+    for board in boards:
+        state = rebuild(board)
+        seat = next((p.seat for p in board.players if p.user_id == users[0].id), None)
+        parts.append(f"== {subject(board, state)} ==\n\n" + board_body(board, state, seat))
+    ctx.reply.send(ctx.sender, f"{game.title} show {names} {choice}", "\n".join(parts))
 
 
 def showas(ctx: Context, game: Game, words: list[str]) -> None:

@@ -50,6 +50,9 @@ Words are separated by spaces; userids and commands ignore case.
   GAME accept|reject BOARD USERID PASSWORD
                                       vote for or against what is proposed
   GAME show BOARD[#N]                 the board (as it was after move N)
+  GAME show USERID ... [all|active|inactive|next]
+                                      the boards those players share (next:
+                                      the first awaiting the first one)
   GAME showas BOARD[#N] USERID        the board as that player sees it
   GAME preview BOARD[#N] MOVE ...     what the moves would do; nothing is
   GAME preview new PLAYERS MOVE ...   stored (new: on a new board)
