@@ -32,8 +32,9 @@ bench: $(STAMP)
 	$(PY) -m bench.playouts convacu --size 9 --seconds 20
 
 serve:
-	@echo "The server is not built yet: it arrives with the server issues (command layer,"
-	@echo "mail door). Until then, play from the command line, e.g.:"
+	@echo "The mail and web doors are not built yet (issues 6 and 7), so there is no"
+	@echo "server to start. The command layer works from the command line, e.g.:"
+	@echo "  $(VENV)/bin/pbem send --from ann@example.org \"signup ann secret1\""
 	@echo "  $(VENV)/bin/pbem vasco preview new 2 a0,0 b1,0"
 	@exit 1
 

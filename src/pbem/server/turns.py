@@ -162,7 +162,7 @@ def after_move(ctx: Context, board: Board, state: State) -> None:
                 main_address(player),
                 f"{get_game(board.game).title} Board {board.id} queued move dropped",
                 f"Your queued move {chosen.text} on board {board.id} could not be played: "
-                f"{error.reason}. It is your move.\n",
+                f"{error.reason}. It is your move.\n\n{stop_line(player)}\n",
             )
             return
         clear_votes(ctx, board)
