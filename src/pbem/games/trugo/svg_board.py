@@ -29,6 +29,7 @@ import textwrap
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
+from ..svg import Point, arc_to, midpoint, num, polygon, pt
 from .board import MOVE, ORIGIN, PLACE, REMOVE
 from .geometry import (
     BLUE,
@@ -46,7 +47,6 @@ from .geometry import (
 if TYPE_CHECKING:
     from .state import TrugoState
 
-Point = tuple[float, float]
 
 RADIUS = 40.0  # a hexagon's circumradius (= its edge), in SVG units
 STEP_X = RADIUS / 2  # one fine-lattice step across
@@ -84,16 +84,6 @@ PLAYER_WORDS = ("White (O)", "Blue (X)")
 PIECE_LETTERS = "OX"
 
 
-def _num(value: float) -> str:
-    """A coordinate with at most two decimals and no trailing zeros."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
-def _pt(point: Point) -> str:
-    return f"{_num(point[0])},{_num(point[1])}"
-
-
 def _at(pid: int) -> Point:
     """The page position of a cell centre or vertex id."""
     x, y = point_of(pid)
@@ -107,23 +97,6 @@ def _corners(cid: int, inset: float = 0.0) -> list[Point]:
     return [(cx + dx * STEP_X * scale, cy + dy * STEP_Y * scale) for dx, dy in CORNER_OFFSETS]
 
 
-def _polygon(points: list[Point]) -> str:
-    return " ".join(_pt(p) for p in points)
-
-
-def _midpoint(a: Point, b: Point) -> Point:
-    return (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-
-
-def _arc_to(centre: Point, start: Point, end: Point, radius: float) -> str:
-    """The SVG arc command for the short way from `start` to `end` around `centre`."""
-    cross = (start[0] - centre[0]) * (end[1] - centre[1]) - (start[1] - centre[1]) * (
-        end[0] - centre[0]
-    )
-    sweep = 1 if cross > 0 else 0
-    return f"A{_num(radius)},{_num(radius)} 0 0 {sweep} {_pt(end)}"
-
-
 def blue_half(cid: int, rotation: int) -> str:
     """The path of the tile's blue half: the blue arch around the white tip,
     closed by the straight line between the edge midpoints where it meets the
@@ -135,18 +108,17 @@ def blue_half(cid: int, rotation: int) -> str:
         return corners[k % 6]
 
     def side_middle(k: int) -> Point:  # side k runs from corner k to corner k + 1
-        return _midpoint(corner(k), corner(k + 1))
+        return midpoint(corner(k), corner(k + 1))
 
     arch = (
-        f"M{_pt(side_middle(tip + 1))} L{_pt(corner(tip + 1))} L{_pt(side_middle(tip))} "
-        f"{_arc_to(corner(tip), side_middle(tip), side_middle(tip + 5), TIP_RADIUS)} "
-        f"L{_pt(corner(tip + 5))} L{_pt(side_middle(tip + 4))}Z"
+        f"M{pt(side_middle(tip + 1))} L{pt(corner(tip + 1))} L{pt(side_middle(tip))} "
+        f"{arc_to(corner(tip), side_middle(tip), side_middle(tip + 5), TIP_RADIUS)} "
+        f"L{pt(corner(tip + 5))} L{pt(side_middle(tip + 4))}Z"
     )
     blue_tip = tip + 3
     start, end = side_middle(blue_tip + 5), side_middle(blue_tip)
     tip_sector = (
-        f"M{_pt(corner(blue_tip))} L{_pt(start)} "
-        f"{_arc_to(corner(blue_tip), start, end, TIP_RADIUS)}Z"
+        f"M{pt(corner(blue_tip))} L{pt(start)} {arc_to(corner(blue_tip), start, end, TIP_RADIUS)}Z"
     )
     return f"{arch} {tip_sector}"
 
@@ -214,11 +186,11 @@ def render_svg(state: TrugoState) -> str:
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" '
         f'width="{round(width)}" height="{round(height)}" '
-        f'viewBox="{_num(left)} {_num(top)} {_num(width)} {_num(height)}" '
+        f'viewBox="{num(left)} {num(top)} {num(width)} {num(height)}" '
         f'font-family="sans-serif" class="trugo-board" data-phase="{state.phase}">',
         f"<title>{escape('Trugo: ' + state.status_line())}</title>",
-        f'<rect x="{_num(left)}" y="{_num(top)}" width="{_num(width)}" '
-        f'height="{_num(height)}" fill="{PAGE}"/>',
+        f'<rect x="{num(left)}" y="{num(top)}" width="{num(width)}" '
+        f'height="{num(height)}" fill="{PAGE}"/>',
     ]
     out += _caption(state, caption, left + MARGIN, top + MARGIN / 2)
 
@@ -235,7 +207,7 @@ def render_svg(state: TrugoState) -> str:
     out.append("</g>")
     if board.order:
         # All outlines in one layer over all fills, so shared edges look alike.
-        edges = " ".join(f"M{_polygon(_corners(cid))}Z" for cid in board.order)
+        edges = " ".join(f"M{polygon(_corners(cid))}Z" for cid in board.order)
         out.append(
             f'<path class="tile-edges" pointer-events="none" d="{edges}" fill="none" '
             f'stroke="{TILE_EDGE}" stroke-width="0.8" stroke-linejoin="round"/>'
@@ -271,13 +243,13 @@ def _caption(
             fill = "#8c8579" if disc is None else PIECE_FILL[disc]
             edge = "#5c574e" if disc is None else PIECE_EDGE[disc]
             out.append(
-                f'<circle cx="{_num(left + radius)}" cy="{_num(y - CAPTION_FONT * 0.35)}" '
-                f'r="{_num(radius)}" fill="{fill}" stroke="{edge}" stroke-width="1"/>'
+                f'<circle cx="{num(left + radius)}" cy="{num(y - CAPTION_FONT * 0.35)}" '
+                f'r="{num(radius)}" fill="{fill}" stroke="{edge}" stroke-width="1"/>'
             )
             x = left + radius * 2 + 5
         weight = ' font-weight="bold"' if index == 0 else ""
         out.append(
-            f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(CAPTION_FONT)}" '
+            f'<text x="{num(x)}" y="{num(y)}" font-size="{num(CAPTION_FONT)}" '
             f'fill="{CAPTION_TEXT}"{weight}>{escape(line)}</text>'
         )
     out.append("</g>")
@@ -295,11 +267,11 @@ def _position(number: int, cid: int) -> list[str]:
     return [
         f'<g class="position" data-position="{number}" data-cell="{where}">',
         f"<title>{escape(title)}</title>",
-        f'<polygon points="{_polygon(_corners(cid, 3))}" fill="{POSITION_FILL}" '
+        f'<polygon points="{polygon(_corners(cid, 3))}" fill="{POSITION_FILL}" '
         f'stroke="{POSITION_EDGE}" stroke-width="1" stroke-dasharray="4 3"/>',
-        f'<text x="{_num(cx)}" y="{_num(cy - RADIUS * 0.05)}" font-size="{_num(font)}" '
+        f'<text x="{num(cx)}" y="{num(cy - RADIUS * 0.05)}" font-size="{num(font)}" '
         f'fill="{POSITION_TEXT}" text-anchor="middle" font-weight="bold">{number}</text>',
-        f'<text x="{_num(cx)}" y="{_num(cy + RADIUS * 0.38)}" font-size="{_num(RADIUS * 0.24)}" '
+        f'<text x="{num(cx)}" y="{num(cy + RADIUS * 0.38)}" font-size="{num(RADIUS * 0.24)}" '
         f'fill="{POSITION_TEXT}" text-anchor="middle">{where}</text>',
         "</g>",
     ]
@@ -329,9 +301,9 @@ def _tile(cid: int, rotation: int, last: bool, removable: bool) -> list[str]:
         f"<g class={quoteattr(' '.join(classes))} data-cell={quoteattr(where)} "
         f'data-rotation="{letter}"{extra}>',
         f"<title>{escape(title)}</title>",
-        f'<polygon points="{_polygon(_corners(cid))}" fill="{TILE_WHITE}"/>',
+        f'<polygon points="{polygon(_corners(cid))}" fill="{TILE_WHITE}"/>',
         f'<path class="blue-half" d="{blue_half(cid, rotation)}" fill="{TILE_BLUE}"/>',
-        f'<text x="{_num(cx)}" y="{_num(cy)}" font-size="{_num(RADIUS * 0.22)}" fill="{LABEL}" '
+        f'<text x="{num(cx)}" y="{num(cy)}" font-size="{num(RADIUS * 0.22)}" fill="{LABEL}" '
         f'text-anchor="middle" dominant-baseline="central">{where}</text>',
         "</g>",
     ]
@@ -346,7 +318,7 @@ def _last_tile(state: TrugoState) -> list[str]:
         kind, cid, _ = last.move.raw
         if kind == PLACE:
             out.append(
-                f'<polygon class="placed" points="{_polygon(_corners(cid, 2))}" '
+                f'<polygon class="placed" points="{polygon(_corners(cid, 2))}" '
                 f'stroke="{LAST}" stroke-width="3"/>'
             )
         elif kind == REMOVE:
@@ -354,7 +326,7 @@ def _last_tile(state: TrugoState) -> list[str]:
             out += [
                 f'<g class="removed" data-cell="{where}">',
                 f"<title>{escape(f'x{where} — the tile removed by the last move')}</title>",
-                f'<polygon points="{_polygon(_corners(cid, 2))}" fill="{LAST}" '
+                f'<polygon points="{polygon(_corners(cid, 2))}" fill="{LAST}" '
                 f'fill-opacity="0.08" stroke="{LAST}" stroke-width="2.5" '
                 f'stroke-dasharray="7 5"/>',
                 "</g>",
@@ -381,7 +353,7 @@ def _junction(state: TrugoState, vid: int) -> list[str]:
         return [
             f'<g class="junction partial" {attrs}>',
             f"<title>{escape(title)}</title>",
-            f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(PARTIAL_RADIUS)}" '
+            f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(PARTIAL_RADIUS)}" '
             f'fill="{PARTIAL_MARK}" fill-opacity="0.45"/>',
             "</g>",
         ]
@@ -390,7 +362,7 @@ def _junction(state: TrugoState, vid: int) -> list[str]:
         return [
             f'<g class="junction empty" {attrs}>',
             f"<title>{escape(title)}</title>",
-            f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(EMPTY_RADIUS)}" fill="none" '
+            f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(EMPTY_RADIUS)}" fill="none" '
             f'stroke="{EMPTY_MARK[colour]}" stroke-width="1.2"/>',
             "</g>",
         ]
@@ -412,7 +384,7 @@ def _junction(state: TrugoState, vid: int) -> list[str]:
         out.append(_piece(x, y, PINNED_RADIUS, stack[0], 1, pinned=True))
         out += _pin_ticks(x, y, stack[0])
         out.append(
-            f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(TOP_RADIUS + 1.8)}" fill="{GAP}"/>'
+            f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(TOP_RADIUS + 1.8)}" fill="{GAP}"/>'
         )
         out.append(_piece(x, y, TOP_RADIUS, stack[1], 2, pinned=False))
     out.append("</g>")
@@ -423,7 +395,7 @@ def _piece(x: float, y: float, radius: float, player: int, level: int, pinned: b
     classes = f"piece {COLOUR_NAMES[player]}{' pinned' if pinned else ''}"
     return (
         f'<circle class="{classes}" data-player="{player}" data-level="{level}" '
-        f'cx="{_num(x)}" cy="{_num(y)}" r="{_num(radius)}" fill="{PIECE_FILL[player]}" '
+        f'cx="{num(x)}" cy="{num(y)}" r="{num(radius)}" fill="{PIECE_FILL[player]}" '
         f'stroke="{PIECE_EDGE[player]}" stroke-width="1.5"/>'
     )
 
@@ -435,7 +407,7 @@ def _pin_ticks(x: float, y: float, player: int) -> list[str]:
     for angle in (45, 135, 225, 315):
         dx, dy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
         parts.append(
-            f"M{_pt((x + dx * inner, y + dy * inner))} L{_pt((x + dx * outer, y + dy * outer))}"
+            f"M{pt((x + dx * inner, y + dy * inner))} L{pt((x + dx * outer, y + dy * outer))}"
         )
     return [
         f'<path class="pin" d="{" ".join(parts)}" stroke="{PIN_MARK[player]}" stroke-width="2.2" '
@@ -459,14 +431,14 @@ def _ghost(vid: int, players: list[int], why: str, occupied: bool) -> list[str]:
     for index, player in enumerate(players):
         r = radius * (1.35 if len(players) > 1 and index == 0 else 1)
         out.append(
-            f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(r)}" fill="{PIECE_FILL[player]}" '
+            f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(r)}" fill="{PIECE_FILL[player]}" '
             f'fill-opacity="0.45" stroke="{PIECE_EDGE[player]}" stroke-opacity="0.6" '
             f'stroke-width="1.2" stroke-dasharray="3 2"/>'
         )
     d = radius * 0.75
     out += [
-        f'<path d="M{_pt((x - d, y - d))} L{_pt((x + d, y + d))} M{_pt((x - d, y + d))} '
-        f'L{_pt((x + d, y - d))}" stroke="{GHOST_CROSS}" stroke-width="2" '
+        f'<path d="M{pt((x - d, y - d))} L{pt((x + d, y + d))} M{pt((x - d, y + d))} '
+        f'L{pt((x + d, y - d))}" stroke="{GHOST_CROSS}" stroke-width="2" '
         f'stroke-linecap="round" fill="none"/>',
         "</g>",
     ]
@@ -486,9 +458,9 @@ def _arrow(start: Point, end: Point) -> list[str]:
     left = (base[0] - uy * wing, base[1] + ux * wing)
     right = (base[0] + uy * wing, base[1] - ux * wing)
     return [
-        f'<path class="arrow" d="M{_pt(a)} L{_pt(base)}" stroke="{LAST}" stroke-width="3" '
+        f'<path class="arrow" d="M{pt(a)} L{pt(base)}" stroke="{LAST}" stroke-width="3" '
         f'stroke-linecap="round" fill="none"/>',
-        f'<polygon class="arrow-head" points="{_polygon([tip, left, right])}" fill="{LAST}"/>',
+        f'<polygon class="arrow-head" points="{polygon([tip, left, right])}" fill="{LAST}"/>',
     ]
 
 
@@ -504,22 +476,22 @@ def _last_marks(state: TrugoState) -> list[str]:
         if kind == MOVE:
             x, y = _at(a)
             out.append(
-                f'<circle class="from" data-junction="{vertex_name(a)}" cx="{_num(x)}" '
-                f'cy="{_num(y)}" r="{_num(PIECE_RADIUS)}" fill="none" stroke="{LAST}" '
+                f'<circle class="from" data-junction="{vertex_name(a)}" cx="{num(x)}" '
+                f'cy="{num(y)}" r="{num(PIECE_RADIUS)}" fill="none" stroke="{LAST}" '
                 f'stroke-width="2" stroke-dasharray="4 3"/>'
             )
             x, y = _at(b)
             ring = (PINNED_RADIUS if len(stacks.get(b, ())) == 2 else PIECE_RADIUS) + 3
             out.append(
-                f'<circle class="to" data-junction="{vertex_name(b)}" cx="{_num(x)}" '
-                f'cy="{_num(y)}" r="{_num(ring)}" fill="none" stroke="{LAST}" stroke-width="2.5"/>'
+                f'<circle class="to" data-junction="{vertex_name(b)}" cx="{num(x)}" '
+                f'cy="{num(y)}" r="{num(ring)}" fill="none" stroke="{LAST}" stroke-width="2.5"/>'
             )
             out += _arrow(_at(a), _at(b))
         for vid in last.filled:
             x, y = _at(vid)
             out.append(
-                f'<circle class="new" data-junction="{vertex_name(vid)}" cx="{_num(x)}" '
-                f'cy="{_num(y)}" r="{_num(PIECE_RADIUS + 3)}" fill="none" stroke="{LAST}" '
+                f'<circle class="new" data-junction="{vertex_name(vid)}" cx="{num(x)}" '
+                f'cy="{num(y)}" r="{num(PIECE_RADIUS + 3)}" fill="none" stroke="{LAST}" '
                 f'stroke-width="2.5"/>'
             )
         for vid, stack in last.gone:

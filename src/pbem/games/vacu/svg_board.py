@@ -26,6 +26,7 @@ import textwrap
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
+from ..svg import num
 from .board import BLACK, BOTTOM, EMPTY, LEFT, RIGHT, TOP, WHITE, star_points
 from .state import COLUMNS, STONE, STONE_LETTERS
 
@@ -56,12 +57,6 @@ BAR_EDGE = {BLACK: "#000000", WHITE: "#8a8273"}
 CAPTION_TEXT = "#2f2b25"
 NEUTRAL_DISC = ("#8c8579", "#5c574e")
 COLOUR_WORDS = {BLACK: "Black", WHITE: "White"}
-
-
-def _num(value: float) -> str:
-    """A coordinate with at most two decimals and no trailing zeros."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
 
 
 class Layout:
@@ -255,13 +250,13 @@ def render_svg(state: VacuState) -> str:
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" '
         f'width="{width}" height="{height}" '
-        f'viewBox="{_num(left)} {_num(top)} {width} {height}" '
+        f'viewBox="{num(left)} {num(top)} {width} {height}" '
         f'font-family="sans-serif" class="{name}-board" data-game="{name}" '
         f'data-size="{position.size}" data-phase="{state.phase}"'
         f"{' data-over=' + quoteattr('true') if position.over else ''}>",
         f"<title>{escape(f'{state.game.title}: {state.status_line()}')}</title>",
         _defs(name),
-        f'<rect x="{_num(left)}" y="{_num(top)}" width="{width}" height="{height}" fill="{PAGE}"/>',
+        f'<rect x="{num(left)}" y="{num(top)}" width="{width}" height="{height}" fill="{PAGE}"/>',
     ]
     out += _caption(caption, left + MARGIN, top + MARGIN)
     out += _wood(layout, name)
@@ -305,14 +300,14 @@ def _caption(lines: list[Line], left: float, top: float) -> list[str]:
         y = first + index * CAPTION_LINE
         if colour is not None:
             out.append(
-                f'<circle cx="{_num(left + radius)}" cy="{_num(y - CAPTION_FONT * 0.35)}" '
-                f'r="{_num(radius)}" fill="{STONE_FLAT[colour]}" stroke="{STONE_EDGE[colour]}" '
+                f'<circle cx="{num(left + radius)}" cy="{num(y - CAPTION_FONT * 0.35)}" '
+                f'r="{num(radius)}" fill="{STONE_FLAT[colour]}" stroke="{STONE_EDGE[colour]}" '
                 f'stroke-width="1"/>'
             )
         x = left + (DISC_ROOM if indented else 0)
         weight = ' font-weight="bold"' if bold else ""
         out.append(
-            f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(CAPTION_FONT)}" '
+            f'<text x="{num(x)}" y="{num(y)}" font-size="{num(CAPTION_FONT)}" '
             f'fill="{CAPTION_TEXT}"{weight}>{escape(line)}</text>'
         )
     out.append("</g>")
@@ -325,8 +320,8 @@ def _wood(layout: Layout, name: str) -> list[str]:
     side = layout.span + 2 * pad
     out = [
         '<g class="wood" pointer-events="none">',
-        f'<rect x="{_num(-pad)}" y="{_num(-pad)}" width="{_num(side)}" height="{_num(side)}" '
-        f'rx="{_num(0 if layout.bar else 4)}" fill="url(#{name}-wood)" stroke="{WOOD_EDGE}" '
+        f'<rect x="{num(-pad)}" y="{num(-pad)}" width="{num(side)}" height="{num(side)}" '
+        f'rx="{num(0 if layout.bar else 4)}" fill="url(#{name}-wood)" stroke="{WOOD_EDGE}" '
         f'stroke-width="1"/>',
     ]
     grain: list[str] = []
@@ -335,9 +330,9 @@ def _wood(layout: Layout, name: str) -> list[str]:
         y = -pad + side * k / lines + 3 * math.sin(k * 2.3)
         bend = 4 * math.sin(k * 1.7)
         grain.append(
-            f"M{_num(-pad)},{_num(y)} "
-            f"Q{_num(-pad + side / 4)},{_num(y + bend)} {_num(-pad + side / 2)},{_num(y)} "
-            f"T{_num(-pad + side)},{_num(y)}"
+            f"M{num(-pad)},{num(y)} "
+            f"Q{num(-pad + side / 4)},{num(y + bend)} {num(-pad + side / 2)},{num(y)} "
+            f"T{num(-pad + side)},{num(y)}"
         )
     out.append(
         f'<path d="{" ".join(grain)}" fill="none" stroke="{GRAIN}" stroke-opacity="0.13" '
@@ -355,7 +350,7 @@ def _edge_bars(layout: Layout) -> list[str]:
     lo_o, hi_o = -outer, layout.span + outer
 
     def quad(points: list[tuple[float, float]]) -> str:
-        return " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
+        return " ".join(f"{num(x)},{num(y)}" for x, y in points)
 
     sides = [
         ("top", BLACK, [(lo_o, lo_o), (hi_o, lo_o), (hi_i, lo_i), (lo_i, lo_i)]),
@@ -381,24 +376,22 @@ def _grid(layout: Layout) -> list[str]:
     """The lines, a bolder outline, the star points and the coordinates."""
     size, span, cell = layout.size, layout.span, layout.cell
     inner = " ".join(
-        f"M0,{_num(k * cell)} H{_num(span)} M{_num(k * cell)},0 V{_num(span)}"
+        f"M0,{num(k * cell)} H{num(span)} M{num(k * cell)},0 V{num(span)}"
         for k in range(1, size - 1)
     )
-    width = _num(max(0.8, cell / 40))
+    width = num(max(0.8, cell / 40))
     out = [
         '<g class="grid" pointer-events="none">',
         f'<path d="{inner}" fill="none" stroke="{LINE}" stroke-width="{width}"/>',
-        f'<rect x="0" y="0" width="{_num(span)}" height="{_num(span)}" fill="none" '
-        f'stroke="{LINE}" stroke-width="{_num(max(1.4, cell / 25))}"/>',
+        f'<rect x="0" y="0" width="{num(span)}" height="{num(span)}" fill="none" '
+        f'stroke="{LINE}" stroke-width="{num(max(1.4, cell / 25))}"/>',
     ]
-    radius = _num(max(2.2, cell * 0.1))
+    radius = num(max(2.2, cell * 0.1))
     for col, row in star_points(size):
         x, y = layout.at(col, row)
-        out.append(
-            f'<circle class="star" cx="{_num(x)}" cy="{_num(y)}" r="{radius}" fill="{LINE}"/>'
-        )
+        out.append(f'<circle class="star" cx="{num(x)}" cy="{num(y)}" r="{radius}" fill="{LINE}"/>')
     out.append(
-        f'<g class="coordinates" font-size="{_num(layout.font)}" fill="{LABEL}" '
+        f'<g class="coordinates" font-size="{num(layout.font)}" fill="{LABEL}" '
         f'text-anchor="middle" dominant-baseline="central">'
     )
     away = cell * 0.72
@@ -407,10 +400,10 @@ def _grid(layout: Layout) -> list[str]:
         number = str(size - k)
         x = y = k * cell
         out += [
-            f'<text x="{_num(x)}" y="{_num(-away)}">{letter}</text>',
-            f'<text x="{_num(x)}" y="{_num(span + away)}">{letter}</text>',
-            f'<text x="{_num(-away)}" y="{_num(y)}">{number}</text>',
-            f'<text x="{_num(span + away)}" y="{_num(y)}">{number}</text>',
+            f'<text x="{num(x)}" y="{num(-away)}">{letter}</text>',
+            f'<text x="{num(x)}" y="{num(span + away)}">{letter}</text>',
+            f'<text x="{num(-away)}" y="{num(y)}">{number}</text>',
+            f'<text x="{num(span + away)}" y="{num(y)}">{number}</text>',
         ]
     out += ["</g>", "</g>"]
     return out
@@ -424,7 +417,7 @@ def _shadows(position: Position, layout: Layout) -> list[str]:
     out: list[str] = []
     if position.winning:
         halo = [
-            f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(layout.cell * 0.56)}"/>'
+            f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(layout.cell * 0.56)}"/>'
             for x, y in (layout.at(*position.cr(p)) for p in sorted(position.winning))
         ]
         out += [f'<g class="winning-halo" pointer-events="none" fill="{HALO}">', *halo, "</g>"]
@@ -433,8 +426,8 @@ def _shadows(position: Position, layout: Layout) -> list[str]:
         if colour[p] != EMPTY:
             x, y = layout.at(*position.cr(p))
             circles.append(
-                f'<circle cx="{_num(x + offset)}" cy="{_num(y + offset * 1.4)}" '
-                f'r="{_num(layout.stone)}"/>'
+                f'<circle cx="{num(x + offset)}" cy="{num(y + offset * 1.4)}" '
+                f'r="{num(layout.stone)}"/>'
             )
     if circles:
         out += [
@@ -501,21 +494,21 @@ def _point(position: Position, layout: Layout, p: int, name: str) -> list[str]:
     out = [
         f"<g class={quoteattr(' '.join(classes))} {attrs}>",
         f"<title>{escape(title)}</title>",
-        f'<rect x="{_num(x - half)}" y="{_num(y - half)}" width="{_num(layout.cell)}" '
-        f'height="{_num(layout.cell)}" fill="#fff" fill-opacity="0"/>',
+        f'<rect x="{num(x - half)}" y="{num(y - half)}" width="{num(layout.cell)}" '
+        f'height="{num(layout.cell)}" fill="#fff" fill-opacity="0"/>',
     ]
     if colour != EMPTY:
         out.append(
-            f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(layout.stone)}" '
+            f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(layout.stone)}" '
             f'fill="url(#{name}-{COLOUR_WORDS[colour].lower()})" stroke="{STONE_EDGE[colour]}" '
-            f'stroke-width="{_num(0.8 if colour == WHITE else 0.6)}"/>'
+            f'stroke-width="{num(0.8 if colour == WHITE else 0.6)}"/>'
         )
     elif p in position.territory:
         owner = position.territory[p]
         side = layout.cell * 0.3
         out.append(
-            f'<rect x="{_num(x - side / 2)}" y="{_num(y - side / 2)}" width="{_num(side)}" '
-            f'height="{_num(side)}" fill="{STONE_FLAT[owner]}" stroke="{TERRITORY_EDGE[owner]}" '
+            f'<rect x="{num(x - side / 2)}" y="{num(y - side / 2)}" width="{num(side)}" '
+            f'height="{num(side)}" fill="{STONE_FLAT[owner]}" stroke="{TERRITORY_EDGE[owner]}" '
             f'stroke-width="0.8"/>'
         )
     out.append("</g>")
@@ -540,11 +533,11 @@ def _last_move(position: Position, layout: Layout) -> list[str]:
         out += [
             f'<g class="ghost {COLOUR_WORDS[colour].lower()}" '
             f'data-point="{position.state.point_name(p)}">',
-            f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(stone * 0.92)}" '
+            f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(stone * 0.92)}" '
             f'fill="{STONE_FLAT[colour]}" fill-opacity="0.35" stroke="{STONE_EDGE[colour]}" '
             f'stroke-opacity="0.6" stroke-width="1.2" stroke-dasharray="3 2.5"/>',
-            f'<path d="M{_num(x - d)},{_num(y - d)} L{_num(x + d)},{_num(y + d)} '
-            f'M{_num(x - d)},{_num(y + d)} L{_num(x + d)},{_num(y - d)}" '
+            f'<path d="M{num(x - d)},{num(y - d)} L{num(x + d)},{num(y + d)} '
+            f'M{num(x - d)},{num(y + d)} L{num(x + d)},{num(y - d)}" '
             f'stroke="{GHOST_CROSS}" stroke-opacity="0.85" stroke-width="2" '
             f'stroke-linecap="round" fill="none"/>',
             "</g>",
@@ -554,16 +547,16 @@ def _last_move(position: Position, layout: Layout) -> list[str]:
         x, y = layout.at(*position.cr(p))
         out.append(
             f'<circle class="flip {COLOUR_WORDS[old].lower()}" '
-            f'data-point="{position.state.point_name(p)}" cx="{_num(x)}" cy="{_num(y)}" '
-            f'r="{_num(stone * 0.52)}" fill="none" stroke="{STONE_FLAT[old]}" '
-            f'stroke-width="{_num(max(2.0, stone * 0.16))}"/>'
+            f'data-point="{position.state.point_name(p)}" cx="{num(x)}" cy="{num(y)}" '
+            f'r="{num(stone * 0.52)}" fill="none" stroke="{STONE_FLAT[old]}" '
+            f'stroke-width="{num(max(2.0, stone * 0.16))}"/>'
         )
     if position.played is not None:
         x, y = layout.at(*position.cr(position.played))
         out.append(
             f'<circle class="last-stone" data-point="{position.state.point_name(position.played)}" '
-            f'cx="{_num(x)}" cy="{_num(y)}" r="{_num(stone * 0.42)}" fill="none" '
-            f'stroke="{LAST}" stroke-width="{_num(max(2.2, stone * 0.15))}"/>'
+            f'cx="{num(x)}" cy="{num(y)}" r="{num(stone * 0.42)}" fill="none" '
+            f'stroke="{LAST}" stroke-width="{num(max(2.2, stone * 0.15))}"/>'
         )
     out.append("</g>")
     return out

@@ -23,12 +23,12 @@ import textwrap
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
+from ..svg import Point, arc_to, midpoint, num, polygon, pt
 from .geometry import BLUE, LETTERS, PURPLE, RED, SIDE_COLOURS, cell_of, points_up
 
 if TYPE_CHECKING:
     from .state import VascoState
 
-Point = tuple[float, float]
 
 SIDE = 60.0  # a cell's side, in SVG units (= pixels at the natural size)
 HEIGHT = SIDE * math.sqrt(3) / 2
@@ -55,16 +55,6 @@ LAST_AUTO = "#f0c24b"
 CAPTION_TEXT = "#3b362e"
 
 
-def _num(value: float) -> str:
-    """A coordinate with at most two decimals and no trailing zeros."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
-def _pt(point: Point) -> str:
-    return f"{_num(point[0])},{_num(point[1])}"
-
-
 def corners(col: int, row: int) -> tuple[Point, Point, Point]:
     """The cell's corners opposite its left, right and horizontal sides, so
     side k runs between the two corners other than `corners[k]`."""
@@ -76,31 +66,14 @@ def corners(col: int, row: int) -> tuple[Point, Point, Point]:
     return (left + SIDE, top), (left, top), (left + SIDE / 2, bottom)
 
 
-def _midpoint(a: Point, b: Point) -> Point:
-    return (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-
-
 def _side_midpoint(cell_corners: tuple[Point, Point, Point], side: int) -> Point:
     a, b = (p for k, p in enumerate(cell_corners) if k != side)
-    return _midpoint(a, b)
+    return midpoint(a, b)
 
 
 def _centre(cell_corners: tuple[Point, Point, Point]) -> Point:
     xs, ys = zip(*cell_corners, strict=True)
     return sum(xs) / 3, sum(ys) / 3
-
-
-def _arc_to(centre: Point, start: Point, end: Point, radius: float) -> str:
-    """The SVG arc command for the short way from `start` to `end` around `centre`."""
-    cross = (start[0] - centre[0]) * (end[1] - centre[1]) - (start[1] - centre[1]) * (
-        end[0] - centre[0]
-    )
-    sweep = 1 if cross > 0 else 0
-    return f"A{_num(radius)},{_num(radius)} 0 0 {sweep} {_pt(end)}"
-
-
-def _polygon(points: tuple[Point, ...]) -> str:
-    return " ".join(_pt(p) for p in points)
 
 
 def _inset(cell_corners: tuple[Point, Point, Point], distance: float) -> tuple[Point, ...]:
@@ -128,7 +101,7 @@ class TileShapes:
         centre = self.corners[other]
         start = _side_midpoint(self.corners, side)
         end = _side_midpoint(self.corners, self.purple_side)
-        return f"M{_pt(start)} {_arc_to(centre, start, end, ARC_RADIUS)}"
+        return f"M{pt(start)} {arc_to(centre, start, end, ARC_RADIUS)}"
 
     def lens(self) -> str:
         """Where the red and blue strokes overlap: inside both discs of radius
@@ -149,8 +122,8 @@ class TileShapes:
             middle[1] + (cy - middle[1]) / inward * depth,
         )
         return (
-            f"M{_pt(near_red)} {_arc_to(blue_centre, near_red, tip, outer)} "
-            f"{_arc_to(red_centre, tip, near_blue, outer)}Z"
+            f"M{pt(near_red)} {arc_to(blue_centre, near_red, tip, outer)} "
+            f"{arc_to(red_centre, tip, near_blue, outer)}Z"
         )
 
     def auto_mark(self) -> Point:
@@ -218,11 +191,11 @@ def render_svg(state: VascoState) -> str:
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" '
         f'width="{round(board_width)}" height="{round(height)}" '
-        f'viewBox="{_num(board_left)} {_num(top)} {_num(board_width)} {_num(height)}" '
+        f'viewBox="{num(board_left)} {num(top)} {num(board_width)} {num(height)}" '
         f'font-family="sans-serif" class="vasco-board">',
         f"<title>{escape('Vasco: ' + state.status_line())}</title>",
-        f'<rect x="{_num(board_left)}" y="{_num(top)}" width="{_num(board_width)}" '
-        f'height="{_num(height)}" fill="{PAGE}"/>',
+        f'<rect x="{num(board_left)}" y="{num(top)}" width="{num(board_width)}" '
+        f'height="{num(height)}" fill="{PAGE}"/>',
     ]
     out += _caption(state, caption, board_left + MARGIN, top + MARGIN / 2)
 
@@ -253,15 +226,15 @@ def _caption(state: VascoState, lines: list[str], left: float, top: float) -> li
     first = top + CAPTION_LINE * 0.75
     out = [
         '<g class="caption">',
-        f'<circle cx="{_num(left + radius)}" cy="{_num(first - CAPTION_FONT * 0.35)}" '
-        f'r="{_num(radius)}" fill="{dot}"/>',
+        f'<circle cx="{num(left + radius)}" cy="{num(first - CAPTION_FONT * 0.35)}" '
+        f'r="{num(radius)}" fill="{dot}"/>',
     ]
     for index, line in enumerate(lines):
         x = left + (radius * 2 + 5 if index == 0 else 0)
         weight = ' font-weight="bold"' if index == 0 else ""
         out.append(
-            f'<text x="{_num(x)}" y="{_num(first + index * CAPTION_LINE)}" '
-            f'font-size="{_num(CAPTION_FONT)}" fill="{CAPTION_TEXT}"{weight}>{escape(line)}</text>'
+            f'<text x="{num(x)}" y="{num(first + index * CAPTION_LINE)}" '
+            f'font-size="{num(CAPTION_FONT)}" fill="{CAPTION_TEXT}"{weight}>{escape(line)}</text>'
         )
     out.append("</g>")
     return out
@@ -279,9 +252,9 @@ def _candidate(number: int, cell: tuple[int, int], letters: str) -> list[str]:
         f'<g class="candidate" data-cell="{where}" data-position="{number}" '
         f'data-orientations="{letters}">',
         f"<title>{escape(title)}</title>",
-        f'<polygon points="{_polygon(_inset(cell_corners, 3))}" fill="{CANDIDATE_FILL}" '
+        f'<polygon points="{polygon(_inset(cell_corners, 3))}" fill="{CANDIDATE_FILL}" '
         f'stroke="{CANDIDATE_EDGE}" stroke-width="1" stroke-dasharray="3 3"/>',
-        f'<text x="{_num(cx)}" y="{_num(cy)}" font-size="{_num(font)}" fill="{CANDIDATE_TEXT}" '
+        f'<text x="{num(cx)}" y="{num(cy)}" font-size="{num(font)}" fill="{CANDIDATE_TEXT}" '
         f'text-anchor="middle" dominant-baseline="central">{number}</text>',
         "</g>",
     ]
@@ -309,12 +282,12 @@ def _tile(
         f"<g class={quoteattr(' '.join(classes))} data-cell={quoteattr(where)} "
         f'data-tile="{letter}" data-move="{letter}{where}">',
         f"<title>{escape(title)}</title>",
-        f'<polygon points="{_polygon(shapes.corners)}" fill="{fill}" stroke="{TILE_EDGE}" '
+        f'<polygon points="{polygon(shapes.corners)}" fill="{fill}" stroke="{TILE_EDGE}" '
         f'stroke-width="0.8" stroke-linejoin="round"/>',
     ]
     if auto:
         x, y = shapes.auto_mark()
-        out.append(f'<circle cx="{_num(x)}" cy="{_num(y)}" r="2.5" fill="{AUTO_MARK}"/>')
+        out.append(f'<circle cx="{num(x)}" cy="{num(y)}" r="2.5" fill="{AUTO_MARK}"/>')
     out.append("</g>")
     return out
 
@@ -340,9 +313,9 @@ def _paths(
         if arcs:
             out.append(
                 f'<path class="loop-halo {COLOUR_WORDS[colour]}" d="{" ".join(arcs)}" '
-                f'stroke="{LOOP_HALO}" stroke-width="{_num(PATH_WIDTH * 2.2)}"/>'
+                f'stroke="{LOOP_HALO}" stroke-width="{num(PATH_WIDTH * 2.2)}"/>'
             )
-    width = _num(PATH_WIDTH)
+    width = num(PATH_WIDTH)
     if tiles:
         out += [
             f'<path class="red" d="{" ".join(red)}" stroke="{PATH_COLOURS[RED]}" '
@@ -360,10 +333,10 @@ def _last_move(last: list[tuple[int, int]]) -> list[str]:
     out = ['<g class="last-move" pointer-events="none" fill="none" stroke-linejoin="round">']
     for index, (col, row) in enumerate(last):
         colour, width = (LAST_PLACED, 3.0) if index == 0 else (LAST_AUTO, 2.0)
-        points = _polygon(_inset(corners(col, row), width / 2 + 0.5))
+        points = polygon(_inset(corners(col, row), width / 2 + 0.5))
         out.append(
             f'<polygon class="{"placed" if index == 0 else "auto"}" points="{points}" '
-            f'stroke="{colour}" stroke-width="{_num(width)}"/>'
+            f'stroke="{colour}" stroke-width="{num(width)}"/>'
         )
     out.append("</g>")
     return out
