@@ -169,20 +169,25 @@ class State(ABC, Generic[MoveT]):
     game: Game
     options: Options
 
+    # Each game's state sets these three when it is made.
+    _to_move: int | None
+    _result: Result | None
+    _history: tuple[MoveRecord, ...]
+
     @property
-    @abstractmethod
     def to_move(self) -> int | None:
         """The index of the player to move, None once the game is over."""
+        return self._to_move
 
     @property
-    @abstractmethod
     def result(self) -> Result | None:
         """The result once the game is over, else None."""
+        return self._result
 
     @property
-    @abstractmethod
     def history(self) -> tuple[MoveRecord, ...]:
         """Every move played so far, in order."""
+        return self._history
 
     @property
     def moves(self) -> tuple[str, ...]:

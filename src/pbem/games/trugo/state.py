@@ -124,18 +124,6 @@ class TrugoState(State[TrugoMove]):
         self.last = last
 
     @property
-    def to_move(self) -> int | None:
-        return self._to_move
-
-    @property
-    def result(self) -> Result | None:
-        return self._result
-
-    @property
-    def history(self) -> tuple[MoveRecord, ...]:
-        return self._history
-
-    @property
     def phase(self) -> str:
         return "waxing" if self.board.pool > 0 else "waning"
 

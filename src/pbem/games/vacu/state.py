@@ -86,18 +86,6 @@ class VacuState(State[VacuMove]):
             self.seen = {self._key(to_move): 1}
 
     @property
-    def to_move(self) -> int | None:
-        return self._to_move
-
-    @property
-    def result(self) -> Result | None:
-        return self._result
-
-    @property
-    def history(self) -> tuple[MoveRecord, ...]:
-        return self._history
-
-    @property
     def phase(self) -> str:
         if self.komi is None:
             return "komi"

@@ -85,18 +85,6 @@ class VascoState(State[VascoMove]):
         self._result = result
         self.last = last  # cell ids of the last move: the placed tile, then its auto tiles
 
-    @property
-    def to_move(self) -> int | None:
-        return self._to_move
-
-    @property
-    def result(self) -> Result | None:
-        return self._result
-
-    @property
-    def history(self) -> tuple[MoveRecord, ...]:
-        return self._history
-
     # -- moves ----------------------------------------------------------------
 
     @cached_property
