@@ -247,19 +247,9 @@ class TrugoState(State[TrugoMove]):
             )
         if taken:
             notes.append("captured " + _pieces_text(taken))
-        result = turn_result(board, mover, before)
-        history = (*self._history, MoveRecord(mover, text, "; ".join(notes)))
+        record = MoveRecord(mover, text, "; ".join(notes))
         last = LastMove(move, tuple(filled), tuple(gone), tuple(taken))
-        return TrugoState(
-            self.game,
-            self.options,
-            board,
-            None if result is not None else 1 - mover,
-            history,
-            result,
-            0,
-            last,
-        )
+        return self._next(board, record, turn_result(board, mover, before), 0, last)
 
     def _pass(self, text: str) -> TrugoState:
         mover = self._to_move
@@ -276,16 +266,22 @@ class TrugoState(State[TrugoMove]):
         taken = board.capture(mover)
         result = passes_result() if self.passes + 1 >= 2 else turn_result(board, mover, before)
         note = ("captured " + _pieces_text(taken)) if taken else ""
-        history = (*self._history, MoveRecord(mover, text, note))
+        last = LastMove(TrugoMove(PASS_MOVE), taken=tuple(taken))
+        return self._next(board, MoveRecord(mover, text, note), result, self.passes + 1, last)
+
+    def _next(
+        self, board: Board, record: MoveRecord, result: Result | None, passes: int, last: LastMove
+    ) -> TrugoState:
+        """The state after `record`: the other player's turn unless it ended."""
         return TrugoState(
             self.game,
             self.options,
             board,
-            None if result is not None else 1 - mover,
-            history,
+            None if result is not None else 1 - record.player,
+            (*self._history, record),
             result,
-            self.passes + 1,
-            LastMove(TrugoMove(PASS_MOVE), taken=tuple(taken)),
+            passes,
+            last,
         )
 
     # -- why a move is illegal -------------------------------------------------
