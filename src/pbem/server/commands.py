@@ -203,9 +203,7 @@ def signoff(ctx: Context, words: list[str]) -> None:
         .order_by(Board.id)
     ).all()
     for board in boards:
-        seat = seat_of(board, user)
-        has_moved = any(move.seat == seat for move in board.moves)
-        end_by_resignation(ctx, board, rebuild(board), seat, declined=not has_moved)
+        end_by_resignation(ctx, board, rebuild(board), seat_of(board, user))
     user.signed_off = True
     user.mail_preference = "none"
     ctx.reply.send(

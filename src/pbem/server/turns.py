@@ -35,9 +35,8 @@ def resign(ctx: Context, game: Game, words: list[str]) -> None:
     user = authenticate(ctx.session, words[1], words[2])
     seat = seat_of(board, user)
     state = active_state(board)
-    has_moved = any(move.seat == seat for move in board.moves)
-    if state.to_move == seat or not has_moved:
-        end_by_resignation(ctx, board, state, seat, declined=not has_moved)
+    if state.to_move == seat or not has_moved(board, seat):
+        end_by_resignation(ctx, board, state, seat)
         return
     queue_entry(ctx, board, seat, RESIGN, "")
     for player in board.players:
@@ -115,12 +114,15 @@ def active_state(board: Board) -> State:
     return state
 
 
-def end_by_resignation(
-    ctx: Context, board: Board, state: State, seat: int, *, declined: bool
-) -> None:
+def has_moved(board: Board, seat: int) -> bool:
+    return any(move.seat == seat for move in board.moves)
+
+
+def end_by_resignation(ctx: Context, board: Board, state: State, seat: int) -> None:
+    """The player at `seat` gives up (declines, before their first move)."""
     names = players_of(board)
     winner = 1 - seat if len(names) == 2 else None
-    verb = "declined the challenge" if declined else "resigned"
+    verb = "resigned" if has_moved(board, seat) else "declined the challenge"
     reason = f"{names[seat]} {verb}"
     if winner is not None:
         reason += f"; {names[winner]} wins"
@@ -149,7 +151,7 @@ def after_move(ctx: Context, board: Board, state: State) -> None:
         if chosen is None:
             return
         if chosen.text == RESIGN:
-            end_by_resignation(ctx, board, state, seat, declined=False)
+            end_by_resignation(ctx, board, state, seat)
             return
         try:
             state = apply_move(

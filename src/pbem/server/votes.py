@@ -8,11 +8,11 @@ every open proposal.
 
 from __future__ import annotations
 
-from sqlalchemy import delete, select
+from sqlalchemy import select
 
 from ..games import get_game
 from ..games.base import Game
-from ..store import Board, Vote
+from ..store import Board, User, Vote
 from ..store.boards import finish_board, take_back
 from .accounts import authenticate, main_address
 from .board_mail import players_of
@@ -33,10 +33,7 @@ def undo(ctx: Context, game: Game, words: list[str]) -> None:
 
 def vote(ctx: Context, game: Game, words: list[str], kind: str, form: str) -> None:
     usage(form, words, 3)
-    board = board_numbered(ctx, game, words[0])
-    user = authenticate(ctx.session, words[1], words[2])
-    seat = seat_of(board, user)
-    active_state(board)
+    board, seat, user = voter(ctx, game, words)
     if kind == "undo" and board.version == 0:
         raise CommandError(f"Board {board.id} has no move to take back yet.", board.id)
     if not game.can_undo and kind == "undo":
@@ -49,10 +46,7 @@ def vote(ctx: Context, game: Game, words: list[str], kind: str, form: str) -> No
 def accept(ctx: Context, game: Game, words: list[str]) -> None:
     usage(f"{game.name} accept BOARD USERID PASSWORD", words, 3)
     board, seat, user = voter(ctx, game, words)
-    kinds = open_kinds(ctx, board)
-    if not kinds:
-        raise CommandError(f"Nothing is proposed on board {board.id}.", board.id)
-    for kind in kinds:
+    for kind in open_kinds(ctx, board):
         cast(ctx, board, seat, kind)
         if not carry(ctx, board, kind):
             announce(ctx, board, f"{user.userid} accepts {WHAT[kind]}", kind)
@@ -62,8 +56,6 @@ def reject(ctx: Context, game: Game, words: list[str]) -> None:
     usage(f"{game.name} reject BOARD USERID PASSWORD", words, 3)
     board, _, user = voter(ctx, game, words)
     kinds = open_kinds(ctx, board)
-    if not kinds:
-        raise CommandError(f"Nothing is proposed on board {board.id}.", board.id)
     clear_votes(ctx, board)
     for player in board.players:
         ctx.reply.send(
@@ -74,7 +66,8 @@ def reject(ctx: Context, game: Game, words: list[str]) -> None:
         )
 
 
-def voter(ctx: Context, game: Game, words: list[str]) -> tuple[Board, int, object]:
+def voter(ctx: Context, game: Game, words: list[str]) -> tuple[Board, int, User]:
+    """The board, the voter's seat and the voter, checked."""
     board = board_numbered(ctx, game, words[0])
     user = authenticate(ctx.session, words[1], words[2])
     seat = seat_of(board, user)
@@ -83,8 +76,17 @@ def voter(ctx: Context, game: Game, words: list[str]) -> tuple[Board, int, objec
 
 
 def open_kinds(ctx: Context, board: Board) -> list[str]:
-    kinds = ctx.session.scalars(select(Vote.kind).where(Vote.board_id == board.id)).all()
-    return sorted(set(kinds))
+    """What is proposed on the board; a CommandError when nothing is."""
+    kinds = sorted(set(ctx.session.scalars(select(Vote.kind).where(Vote.board_id == board.id))))
+    if not kinds:
+        raise CommandError(f"Nothing is proposed on board {board.id}.", board.id)
+    return kinds
+
+
+def voted_seats(ctx: Context, board: Board, kind: str) -> set[int]:
+    return set(
+        ctx.session.scalars(select(Vote.seat).where(Vote.board_id == board.id, Vote.kind == kind))
+    )
 
 
 def cast(ctx: Context, board: Board, seat: int, kind: str) -> None:
@@ -98,21 +100,14 @@ def cast(ctx: Context, board: Board, seat: int, kind: str) -> None:
 
 def carry(ctx: Context, board: Board, kind: str) -> bool:
     """Carry out the proposal if every player voted for it; whether it was."""
-    seats = set(
-        ctx.session.scalars(
-            select(Vote.seat).where(Vote.board_id == board.id, Vote.kind == kind)
-        ).all()
-    )
-    if seats != {player.seat for player in board.players}:
+    if voted_seats(ctx, board, kind) != {player.seat for player in board.players}:
         return False
-    ctx.session.execute(delete(Vote).where(Vote.board_id == board.id, Vote.kind == kind))
     if kind == "draw":
         state = active_state(board)
         finish_board(ctx.session, board, None, "drawn by agreement", ctx.now)
-        clear_votes(ctx, board)
     else:
         state = take_back(ctx.session, board, ctx.now)
-        clear_votes(ctx, board)
+    clear_votes(ctx, board)  # the position changed: every proposal ends
     send_board(ctx, board, state)
     return True
 
@@ -120,11 +115,7 @@ def carry(ctx: Context, board: Board, kind: str) -> bool:
 def announce(ctx: Context, board: Board, what: str, kind: str) -> None:
     title = get_game(board.game).title
     names = players_of(board)
-    voted = set(
-        ctx.session.scalars(
-            select(Vote.seat).where(Vote.board_id == board.id, Vote.kind == kind)
-        ).all()
-    )
+    voted = voted_seats(ctx, board, kind)
     missing = ", ".join(names[p.seat] for p in board.players if p.seat not in voted)
     for player in board.players:
         ctx.reply.send(
