@@ -72,10 +72,18 @@ def create_board(
 
 
 def rebuild(board: Board, upto: int | None = None) -> State:
-    """The board's state, replayed from its record (the first `upto` moves)."""
-    game = get_game(board.game)
-    texts = [move.text for move in board.moves]
-    return game.replay(options_of(board), texts if upto is None else texts[:upto])
+    """The board's state, replayed from its record (the first `upto` moves).
+
+    States are immutable, so a replay is kept on the loaded board, keyed by
+    the moves replayed: a command that looks at the board several times (to
+    check a turn, then to play) replays it once."""
+    texts = tuple(move.text for move in board.moves)
+    if upto is not None:
+        texts = texts[:upto]
+    replayed: dict[tuple[str, ...], State] = board.__dict__.setdefault("_replayed", {})
+    if texts not in replayed:
+        replayed[texts] = get_game(board.game).replay(options_of(board), texts)
+    return replayed[texts]
 
 
 def apply_move(
