@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -54,6 +54,8 @@ class Board(Base):
     name to change the board (so two racing commands cannot both apply)."""
 
     __tablename__ = "boards"
+    # Every command looks for finished boards not rated yet; keep that cheap.
+    __table_args__ = (Index("ix_boards_rated_status", "rated", "status"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game: Mapped[str] = mapped_column(String(20))
