@@ -100,16 +100,22 @@ class StoneCounts:
     capped: bool
 
 
-def _vacu(connection: bool) -> Callable[[int, random.Random], StoneCounts]:
+def _vacu(connection: bool) -> Game:
+    """Vacu's or Convacu's entry: the same engine, board and target."""
+
     def play(size: int, rng: random.Random) -> StoneCounts:
         playout = vacu_playout(size, rng, connection=connection)
         return StoneCounts(playout.moves, playout.stones, playout.capped)
 
-    return play
-
-
-VACU_MOVES = "turns: a stone, the button or a pass"
-VACU_PLACED = "stones placed, suicides included"
+    return Game(
+        play=play,
+        default_size=9,
+        label="{size}x{size}",
+        moves_are="turns: a stone, the button or a pass",
+        placed_are="stones placed, suicides included",
+        target=Target(size=9, rate=1000.0),
+        cap=vacu_cap,
+    )
 
 
 # One entry per game.
@@ -131,24 +137,8 @@ GAMES: dict[str, Game] = {
         target=Target(size=36, rate=5000.0, per="moves"),
         cap=TRUGO_CAP,
     ),
-    "vacu": Game(
-        play=_vacu(connection=False),
-        default_size=9,
-        label="{size}x{size}",
-        moves_are=VACU_MOVES,
-        placed_are=VACU_PLACED,
-        target=Target(size=9, rate=1000.0),
-        cap=vacu_cap,
-    ),
-    "convacu": Game(
-        play=_vacu(connection=True),
-        default_size=9,
-        label="{size}x{size}",
-        moves_are=VACU_MOVES,
-        placed_are=VACU_PLACED,
-        target=Target(size=9, rate=1000.0),
-        cap=vacu_cap,
-    ),
+    "vacu": _vacu(connection=False),
+    "convacu": _vacu(connection=True),
 }
 
 
