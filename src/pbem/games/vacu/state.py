@@ -78,12 +78,14 @@ class VacuState(State[VacuMove]):
         self._history = history
         self._result = result
         self.passes = passes
-        self.seen = seen if seen is not None else {}
         self.last = last
         self.suppressed = suppressed  # stones of each player suppressed so far
         self.flipped = flipped  # stones of each player flipped so far
-        if black is not None and not self.seen and not history:
-            self.seen = {self._key(to_move): 1}
+        # How often each position came up since play began (the first one,
+        # when colours are known, counts once).
+        if seen is None:
+            seen = {self._key(to_move): 1} if black is not None else {}
+        self.seen = seen
 
     @property
     def phase(self) -> str:
@@ -194,7 +196,7 @@ class VacuState(State[VacuMove]):
             return self._next(move, text, komi=move.value, to_move=1)
         if move.kind == COLOUR:
             black = 1 if move.value == BLACK else 0  # the second player's choice
-            return self._next(move, text, black=black, to_move=black, start=True)
+            return self._next(move, text, black=black, to_move=black)
         if move.kind == BUTTON:
             return self._after_turn(move, text, self.board, button=mover)
         if move.kind == PASS:
@@ -255,7 +257,7 @@ class VacuState(State[VacuMove]):
         """The state after a komi-step move."""
         mover = self._to_move
         assert mover is not None
-        state = VacuState(
+        return VacuState(
             self.game,
             self.options,
             self.board,
@@ -265,9 +267,6 @@ class VacuState(State[VacuMove]):
             history=(*self._history, MoveRecord(mover, text)),
             last=LastMove(move),
         )
-        if changes.get("start"):
-            state.seen = {state._key(state._to_move): 1}
-        return state
 
     def _key(self, to_move: int | None) -> tuple[bytes, bool, int]:
         return (self.board.key(), self.button is not None, -1 if to_move is None else to_move)
