@@ -83,9 +83,6 @@ class Board:
 
     # -- questions --------------------------------------------------------------
 
-    def is_junction(self, vid: int) -> bool:
-        return self.count.get(vid, 0) == 3
-
     def on_board(self) -> list[int]:
         """How many pieces each player has on the board, pinned ones included."""
         counts = [0, 0]

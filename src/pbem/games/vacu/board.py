@@ -113,11 +113,6 @@ class Board:
 
     # -- questions --------------------------------------------------------------
 
-    def only_liberty(self, g: int, p: int) -> bool:
-        """Whether p is the one liberty of group g."""
-        n = self.libs[g]
-        return n * p == self.lsum[g] and n * p * p == self.lsq[g]
-
     def placement(self, p: int, c: int) -> int:
         """0 if a stone of colour c cannot go at p; 1 if its group would have
         a liberty; 2 if it would have none but would flip an enemy group."""

@@ -105,8 +105,3 @@ def ring2_offsets(cid: int) -> tuple[int, ...]:
     """Offsets of the cells within two steps of `cid`: those whose possible
     orientations a tile at `cid` can change."""
     return _RING2[cid & 1]
-
-
-def side_towards(col: int, row: int, other: tuple[int, int]) -> int:
-    """The side of (col, row) shared with the neighbouring cell `other`."""
-    return neighbours(col, row).index(other)
