@@ -15,7 +15,7 @@ from sqlalchemy import delete, select
 
 from ..games.base import Game, MoveError, OptionError, State
 from ..store import Address, Board, BoardPlayer, PendingMove, User
-from ..store.boards import StaleBoard, apply_move, create_board, rebuild
+from ..store.boards import StaleBoard, apply_move, awaits, boards_of, create_board, rebuild
 from .accounts import (
     authenticate,
     check_address,
@@ -196,12 +196,7 @@ def signoff(ctx: Context, words: list[str]) -> None:
     more challenges. `signon` comes back."""
     usage("signoff USERID PASSWORD", words, 2)
     user = authenticate(ctx.session, words[0], words[1])
-    boards = ctx.session.scalars(
-        select(Board)
-        .join(BoardPlayer)
-        .where(BoardPlayer.user_id == user.id, Board.status == "active")
-        .order_by(Board.id)
-    ).all()
+    boards = boards_of(ctx.session, user.id, active=True)
     for board in boards:
         end_by_resignation(ctx, board, rebuild(board), seat_of(board, user))
     user.signed_off = True
@@ -274,13 +269,8 @@ def administrators() -> set[str]:
 
 def board_players_of(ctx: Context, user: User) -> list[BoardPlayer]:
     """The players (user included) of the user's active boards, once each."""
-    boards = ctx.session.scalars(
-        select(Board)
-        .join(BoardPlayer)
-        .where(BoardPlayer.user_id == user.id, Board.status == "active")
-    ).all()
     seen: dict[int, BoardPlayer] = {}
-    for board in boards:
+    for board in boards_of(ctx.session, user.id, active=True):
         for player in board.players:
             seen.setdefault(player.user_id, player)
     return list(seen.values())
@@ -309,12 +299,7 @@ def all_show(ctx: Context, words: list[str]) -> None:
     if words[0].lower() != "show":
         raise CommandError("Write this command as: all show USERID")
     user = user_named(ctx.session, words[1])
-    boards = ctx.session.scalars(
-        select(Board)
-        .join(BoardPlayer)
-        .where(BoardPlayer.user_id == user.id, Board.status == "active")
-        .order_by(Board.id)
-    ).all()
+    boards = boards_of(ctx.session, user.id, active=True)
     if not boards:
         ctx.reply.send(
             ctx.sender, f"pbem all show {user.userid}", f"{user.userid} has no active boards.\n"
@@ -611,12 +596,8 @@ def show_players(ctx: Context, game: Game, words: list[str]) -> None:
     elif choice == "inactive":
         boards = [b for b in boards if b.status != "active"]
     elif choice == "next":
-        waiting = [
-            b for b in boards
-            if b.status == "active" and b.snapshot.get("to_move") is not None
-            and b.players[b.snapshot["to_move"]].user_id == users[0].id
-        ]  # fmt: skip
-        boards = sorted(waiting, key=lambda b: b.updated_at)[:1]
+        waiting = [board for board in boards if awaits(board, users[0].id)]
+        boards = sorted(waiting, key=lambda board: board.updated_at)[:1]
     names = " ".join(user.userid for user in users)
     if not boards:
         ctx.reply.send(
@@ -689,12 +670,7 @@ def games(ctx: Context, game: Game, words: list[str]) -> None:
                 f"Name the player: {game.name} games USERID (this address has no account)."
             )
         user = found
-    boards = ctx.session.scalars(
-        select(Board)
-        .join(BoardPlayer)
-        .where(BoardPlayer.user_id == user.id, Board.game == game.name)
-        .order_by(Board.id)
-    ).all()
+    boards = boards_of(ctx.session, user.id, game=game.name)
     lines = [f"{game.title} boards of {user.userid}:"]
     for board in boards:
         state = rebuild(board)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from ..games.base import Game
-from ..store import Board, BoardPlayer, Rating, RatingEvent, User
+from ..store import Rating, RatingEvent, User
+from ..store.boards import boards_of
 from .accounts import authenticate, main_address, user_named
 from .context import Context, usage
 from .errors import CommandError
@@ -17,15 +18,7 @@ INACTIVE_AFTER = timedelta(days=180)
 
 
 def active_boards(ctx: Context, user_id: int, game: str) -> int:
-    return (
-        ctx.session.scalar(
-            select(func.count())
-            .select_from(Board)
-            .join(BoardPlayer)
-            .where(BoardPlayer.user_id == user_id, Board.game == game, Board.status == "active")
-        )
-        or 0
-    )
+    return len(boards_of(ctx.session, user_id, game=game, active=True))
 
 
 def standings(ctx: Context, game: Game, words: list[str]) -> None:

@@ -19,8 +19,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..games import get_game
-from ..store import Board, BoardPlayer, User, Vote
-from ..store.boards import finish_board, rebuild
+from ..store import Board, User, Vote
+from ..store.boards import awaits, boards_of, finish_board, rebuild
 from .accounts import main_address
 from .board_mail import players_of
 from .context import Context, send_board, stop_line
@@ -126,14 +126,8 @@ def send_digests(ctx: Context) -> None:
             continue
         waiting = [
             board
-            for board in ctx.session.scalars(
-                select(Board)
-                .join(BoardPlayer)
-                .where(BoardPlayer.user_id == user.id, Board.status == "active")
-                .order_by(Board.id)
-            ).all()
-            if board.snapshot.get("to_move") is not None
-            and board.players[board.snapshot["to_move"]].user_id == user.id
+            for board in boards_of(ctx.session, user.id, active=True)
+            if awaits(board, user.id)
         ]
         user.digest_sent_at = ctx.now
         if not waiting:

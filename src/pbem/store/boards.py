@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from ..games import get_game
@@ -172,3 +172,21 @@ def take_back(session: Session, board: Board, now: datetime) -> State:
     session.flush()
     session.refresh(board)
     return state
+
+
+def boards_of(
+    session: Session, user_id: int, *, game: str | None = None, active: bool = False
+) -> list[Board]:
+    """The boards a user plays on, oldest first: of one game, or only active ones."""
+    query = select(Board).join(BoardPlayer).where(BoardPlayer.user_id == user_id)
+    if game is not None:
+        query = query.where(Board.game == game)
+    if active:
+        query = query.where(Board.status == "active")
+    return list(session.scalars(query.order_by(Board.id)))
+
+
+def awaits(board: Board, user_id: int) -> bool:
+    """Whether the active board waits for this user's move."""
+    seat = board.snapshot.get("to_move")
+    return board.status == "active" and seat is not None and board.players[seat].user_id == user_id
