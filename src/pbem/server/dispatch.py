@@ -6,7 +6,15 @@ from collections.abc import Callable
 
 from ..games import GAMES
 from ..games.base import Game
-from . import commands, standings, subscriptions, turns, votes
+from . import (
+    account_commands,
+    board_commands,
+    standings,
+    subscriptions,
+    turns,
+    view_commands,
+    votes,
+)
 from .context import Context
 from .errors import CommandError
 
@@ -14,32 +22,32 @@ Command = Callable[[Context, list[str]], None]
 GameCommand = Callable[[Context, Game, list[str]], None]
 
 GLOBAL_COMMANDS: dict[str, Command] = {
-    "help": commands.help_command,
-    "signup": commands.signup,
-    "mail": commands.mail_preference,
-    "add": commands.add_address,
-    "change": commands.change,
-    "list": commands.list_users,
-    "message": commands.message,
-    "all": commands.all_show,
-    "vacation": commands.vacation,
-    "signoff": commands.signoff,
-    "signon": commands.signon,
-    "delete": commands.delete_account,
-    "broadcast": commands.broadcast,
+    "help": account_commands.help_command,
+    "signup": account_commands.signup,
+    "mail": account_commands.mail_preference,
+    "add": account_commands.add_address,
+    "change": account_commands.change,
+    "list": account_commands.list_users,
+    "message": account_commands.message,
+    "all": account_commands.all_show,
+    "vacation": account_commands.vacation,
+    "signoff": account_commands.signoff,
+    "signon": account_commands.signon,
+    "delete": account_commands.delete_account,
+    "broadcast": account_commands.broadcast,
 }
 GAME_COMMANDS: dict[str, GameCommand] = {
-    "help": commands.game_help,
-    "challenge": commands.challenge,
-    "move": commands.move,
-    "submit": commands.submit,
-    "confirm": commands.confirm,
-    "show": commands.show,
-    "showas": commands.showas,
-    "preview": commands.preview,
-    "games": commands.games,
-    "pass": commands.pass_command,
-    "chat": commands.chat,
+    "help": board_commands.game_help,
+    "challenge": board_commands.challenge,
+    "move": board_commands.move,
+    "submit": board_commands.submit,
+    "confirm": board_commands.confirm,
+    "show": view_commands.show,
+    "showas": view_commands.showas,
+    "preview": view_commands.preview,
+    "games": view_commands.games,
+    "pass": board_commands.pass_command,
+    "chat": board_commands.chat,
     "resign": turns.resign,
     "queue": turns.queue,
     "propose": votes.propose,

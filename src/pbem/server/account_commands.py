@@ -1,0 +1,305 @@
+"""The commands about players and their mail: help, signup, add, change,
+mail, vacation, signoff/signon, delete, broadcast, message, all show, list.
+
+Each reads its words, checks them, changes the database and says which
+mails go out; every check fails with a CommandError saying what was wrong
+and how to write it instead.
+"""
+
+from __future__ import annotations
+
+import os
+
+from sqlalchemy import select
+
+from ..store import Address, BoardPlayer, User
+from ..store.boards import boards_of, rebuild
+from .accounts import (
+    authenticate,
+    check_address,
+    check_password,
+    check_userid,
+    find_address,
+    find_user,
+    hash_password,
+    main_address,
+    user_named,
+)
+from .board_mail import board_body, subject
+from .context import (
+    Context,
+    game_named,
+    seat_of,
+    stop_line,
+    usage,
+)
+from .errors import CommandError
+from .help import command_list, rules_text
+from .turns import end_by_resignation
+
+MAIL_PREFERENCES = ("every", "digest", "none")
+
+
+def help_command(ctx: Context, words: list[str]) -> None:
+    usage("help [GAME]", words, 0, 1)
+    if words:
+        game = game_named(words[0])
+        ctx.reply.send(ctx.sender, f"{game.title} help", rules_text(game))
+    else:
+        ctx.reply.send(ctx.sender, "pbem help", command_list())
+
+
+def signup(ctx: Context, words: list[str]) -> None:
+    usage("signup USERID PASSWORD [ADDRESS]", words, 2, 3)
+    userid = check_userid(words[0])
+    password = check_password(words[1])
+    address = check_address(words[2] if len(words) == 3 else ctx.sender)
+    if find_user(ctx.session, userid) is not None:
+        raise CommandError(f"The userid '{userid}' is taken (userids ignore case): pick another.")
+    if find_address(ctx.session, address) is not None:
+        raise CommandError(
+            f"The address {address} already belongs to an account; one address, one account."
+        )
+    user = User(
+        userid=userid,
+        userid_key=userid.lower(),
+        password_hash=hash_password(password),
+        mail_preference="every",
+        vacation=False,
+        created_at=ctx.now,
+    )
+    user.addresses = [Address(address=address, address_key=address.lower())]
+    ctx.session.add(user)
+    ctx.session.flush()
+    ctx.reply.send(
+        address,
+        f"pbem signup {userid}",
+        f"Welcome, {userid}: your account is ready, with mail going to {address}.\n"
+        f"Send 'help' for the commands.\n\n{stop_line(user)}\n",
+    )
+
+
+def mail_preference(ctx: Context, words: list[str]) -> None:
+    usage("mail USERID PASSWORD every|digest|none", words, 3)
+    user = authenticate(ctx.session, words[0], words[1])
+    choice = words[2].lower()
+    if choice not in MAIL_PREFERENCES:
+        raise CommandError(f"'{words[2][:20]}' is no mail preference: write every, digest or none.")
+    user.mail_preference = choice
+    meaning = {
+        "every": "every board mail, as it happens",
+        "digest": "one mail a day listing the boards awaiting your move",
+        "none": "no board mail (replies to your own commands still come)",
+    }[choice]
+    ctx.reply.send(
+        main_address(user),
+        f"pbem mail {user.userid} {choice}",
+        f"From now on {user.userid} gets {meaning}.\n",
+    )
+
+
+def add_address(ctx: Context, words: list[str]) -> None:
+    usage("add USERID PASSWORD ADDRESS", words, 3)
+    user = authenticate(ctx.session, words[0], words[1])
+    address = check_address(words[2])
+    if find_address(ctx.session, address) is not None:
+        raise CommandError(f"The address {address} already belongs to an account.")
+    user.addresses.append(Address(address=address, address_key=address.lower()))
+    ctx.session.flush()
+    ctx.reply.send(
+        [main_address(user), address],
+        f"pbem add {user.userid}",
+        f"{user.userid} may now send commands from {address} too; mail still goes to "
+        f"{main_address(user)}.\n",
+    )
+
+
+def change(ctx: Context, words: list[str]) -> None:
+    form = (
+        "change password USERID PASSWORD NEWPASSWORD, or change address USERID PASSWORD NEWADDRESS"
+    )
+    if not words or words[0].lower() not in ("password", "address"):
+        raise CommandError(f"Write this command as: {form}")
+    usage(form, words, 4)
+    user = authenticate(ctx.session, words[1], words[2])
+    if words[0].lower() == "password":
+        user.password_hash = hash_password(check_password(words[3]))
+        ctx.reply.send(
+            main_address(user),
+            f"pbem change password {user.userid}",
+            f"The password of {user.userid} is changed.\n",
+        )
+        return
+    address = check_address(words[3])
+    owner = find_address(ctx.session, address)
+    if owner is not None and owner.user_id != user.id:
+        raise CommandError(f"The address {address} already belongs to another account.")
+    old = main_address(user)
+    if owner is None:
+        user.addresses[0].address = address
+        user.addresses[0].address_key = address.lower()
+    else:  # one of the user's other addresses becomes the main one
+        user.addresses.remove(owner)
+        ctx.session.flush()
+        user.addresses[0].address = address
+        user.addresses[0].address_key = address.lower()
+    ctx.session.flush()
+    ctx.reply.send(
+        [old, address],
+        f"pbem change address {user.userid}",
+        f"Mail for {user.userid} now goes to {address} instead of {old}.\n",
+    )
+
+
+def vacation(ctx: Context, words: list[str]) -> None:
+    """`vacation USERID PASSWORD on|off`: no nags or forfeits while on."""
+    usage("vacation USERID PASSWORD on|off", words, 3)
+    user = authenticate(ctx.session, words[0], words[1])
+    choice = words[2].lower()
+    if choice not in ("on", "off"):
+        raise CommandError("Write on or off: vacation USERID PASSWORD on|off")
+    user.vacation = choice == "on"
+    said = (
+        "on vacation: no reminders and no forfeits until 'vacation ... off'"
+        if user.vacation
+        else "back from vacation: the usual reminders and forfeit times apply again"
+    )
+    for player in board_players_of(ctx, user):
+        if player.user_id != user.id:
+            ctx.reply.send(
+                main_address(player.user),
+                f"pbem vacation {user.userid} {choice}",
+                f"Your opponent {user.userid} is {said}.\n\n{stop_line(player.user)}\n",
+            )
+    ctx.reply.send(
+        main_address(user), f"pbem vacation {user.userid} {choice}", f"You are {said}.\n"
+    )
+
+
+def signoff(ctx: Context, words: list[str]) -> None:
+    """Leave the server: resign every active board, no more board mail, no
+    more challenges. `signon` comes back."""
+    usage("signoff USERID PASSWORD", words, 2)
+    user = authenticate(ctx.session, words[0], words[1])
+    boards = boards_of(ctx.session, user.id, active=True)
+    for board in boards:
+        end_by_resignation(ctx, board, rebuild(board), seat_of(board, user))
+    user.signed_off = True
+    user.mail_preference = "none"
+    ctx.reply.send(
+        main_address(user),
+        f"pbem signoff {user.userid}",
+        f"Goodbye, {user.userid}: {len(boards)} active boards were resigned, and no one "
+        f"can challenge you now. 'signon {user.userid} PASSWORD' brings you back.\n",
+    )
+
+
+def signon(ctx: Context, words: list[str]) -> None:
+    usage("signon USERID PASSWORD", words, 2)
+    user = authenticate(ctx.session, words[0], words[1])
+    if not user.signed_off:
+        raise CommandError(f"{user.userid} has not signed off.")
+    user.signed_off = False
+    user.mail_preference = "every"
+    ctx.reply.send(
+        main_address(user), f"pbem signon {user.userid}", f"Welcome back, {user.userid}.\n"
+    )
+
+
+def delete_account(ctx: Context, words: list[str]) -> None:
+    """`delete USERID PASSWORD`: remove an account that has never played."""
+    usage("delete USERID PASSWORD", words, 2)
+    user = authenticate(ctx.session, words[0], words[1])
+    played = ctx.session.scalar(select(BoardPlayer).where(BoardPlayer.user_id == user.id).limit(1))
+    if played is not None:
+        raise CommandError(
+            f"{user.userid} has boards, which keep their players' names: 'signoff "
+            f"{user.userid} PASSWORD' leaves the server instead."
+        )
+    address = main_address(user)
+    ctx.session.delete(user)
+    ctx.session.flush()
+    ctx.reply.send(address, f"pbem delete {words[0]}", f"The account {words[0]} is deleted.\n")
+
+
+def broadcast(ctx: Context, words: list[str]) -> None:
+    """`broadcast USERID PASSWORD`: the body to every player (administrators only)."""
+    usage("broadcast USERID PASSWORD (the message in the body)", words, 2)
+    user = authenticate(ctx.session, words[0], words[1])
+    if user.userid_key not in administrators():
+        raise CommandError(
+            "Only the server's administrators may broadcast (PBEM_ADMINS names them)."
+        )
+    if not ctx.body.strip():
+        raise CommandError("A broadcast needs words: write them in the body of the mail.")
+    everyone = ctx.session.scalars(
+        select(User).where(User.mail_preference != "none").order_by(User.userid_key)
+    ).all()
+    for member in everyone:
+        ctx.reply.send(
+            main_address(member),
+            f"pbem news from {user.userid}",
+            ctx.body.strip() + f"\n\n{stop_line(member)}\n",
+        )
+
+
+def administrators() -> set[str]:
+    """Userids allowed to broadcast: PBEM_ADMINS, separated by commas."""
+    return {
+        name.strip().lower()
+        for name in os.environ.get("PBEM_ADMINS", "").split(",")
+        if name.strip()
+    }
+
+
+def board_players_of(ctx: Context, user: User) -> list[BoardPlayer]:
+    """The players (user included) of the user's active boards, once each."""
+    seen: dict[int, BoardPlayer] = {}
+    for board in boards_of(ctx.session, user.id, active=True):
+        for player in board.players:
+            seen.setdefault(player.user_id, player)
+    return list(seen.values())
+
+
+def message(ctx: Context, words: list[str]) -> None:
+    """A private message: the body goes to another player."""
+    usage("message USERID PASSWORD TOUSERID (the message in the body)", words, 3)
+    user = authenticate(ctx.session, words[0], words[1])
+    target = user_named(ctx.session, words[2])
+    if not ctx.body.strip():
+        raise CommandError("A message needs words: write them in the body of the mail.")
+    text = "\n".join(f"> {line}" for line in ctx.body.strip().splitlines())
+    ctx.reply.send(
+        main_address(target),
+        f"pbem message from {user.userid}",
+        f"{user.userid} writes:\n{text}\n\nReply with 'message {target.userid} PASSWORD "
+        f"{user.userid}'.\n\n{stop_line(target)}\n",
+    )
+    ctx.reply.send(ctx.sender, f"pbem message to {target.userid}", "Your message was sent.\n")
+
+
+def all_show(ctx: Context, words: list[str]) -> None:
+    """`all show USERID`: every active board of a player, in every game."""
+    usage("all show USERID", words, 2)
+    if words[0].lower() != "show":
+        raise CommandError("Write this command as: all show USERID")
+    user = user_named(ctx.session, words[1])
+    boards = boards_of(ctx.session, user.id, active=True)
+    if not boards:
+        ctx.reply.send(
+            ctx.sender, f"pbem all show {user.userid}", f"{user.userid} has no active boards.\n"
+        )
+        return
+    parts = []
+    for board in boards:
+        state = rebuild(board)
+        seat = next(p.seat for p in board.players if p.user_id == user.id)
+        parts.append(f"== {subject(board, state)} ==\n\n" + board_body(board, state, seat))
+    ctx.reply.send(ctx.sender, f"pbem all show {user.userid}", "\n".join(parts))
+
+
+def list_users(ctx: Context, words: list[str]) -> None:
+    usage("list", words, 0)
+    users = ctx.session.scalars(select(User).order_by(User.userid_key)).all()
+    lines = [f"{len(users)} players:"] + [f"  {user.userid}" for user in users]
+    ctx.reply.send(ctx.sender, "pbem list", "\n".join(lines) + "\n")

@@ -1,0 +1,259 @@
+"""The commands that start and play boards: challenge, move, submit and
+confirm, pass, chat, and a game's help.
+
+A game command line is `GAME VERB ARGS...` (`vasco move 101 alice secret
+a0,0#1`); every check fails with a CommandError saying what was wrong and
+how to write it instead.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import delete, select
+
+from ..games.base import Game, MoveError, OptionError
+from ..store import Board, PendingMove, User
+from ..store.boards import StaleBoard, apply_move, create_board, rebuild
+from .accounts import (
+    authenticate,
+    main_address,
+    user_named,
+)
+from .board_mail import players_of
+from .context import (
+    Context,
+    board_numbered,
+    seat_of,
+    send_board,
+    split_move_number,
+    stop_line,
+    usage,
+)
+from .errors import CommandError
+from .help import rules_text
+from .ratings import rating_row
+from .standings import active_boards
+from .subscriptions import new_board_news
+from .turns import active_state, after_move, clear_votes
+
+DEFAULT_NAG_DAYS = 7
+DEFAULT_FORFEIT_DAYS = 21
+MAX_DAYS = 365
+
+
+def game_help(ctx: Context, game: Game, words: list[str]) -> None:
+    usage(f"{game.name} help", words, 0)
+    ctx.reply.send(ctx.sender, f"{game.title} help", rules_text(game))
+
+
+_DAYS = re.compile(r"--(nagtime|forfeittime|totaltime)=(\d{1,4})", re.IGNORECASE)
+
+
+def challenge(ctx: Context, game: Game, words: list[str]) -> None:
+    form = (
+        f"{game.name} challenge USER1 USER2 [-OPTION ...] [--nagtime=DAYS] "
+        "[--forfeittime=DAYS] [--totaltime=DAYS]"
+    )
+    names = [word for word in words if not word.startswith("-")]
+    if len(names) != game.players:
+        raise CommandError(
+            f"{game.title} needs {game.players} players; write this command as: {form}"
+        )
+    days: dict[str, int] = {}
+    options = []
+    for word in words:
+        if word.startswith("--"):
+            match = _DAYS.fullmatch(word)
+            if not match or not 1 <= int(match.group(2)) <= MAX_DAYS:
+                raise CommandError(
+                    f"Cannot read '{word[:40]}': timing is --nagtime=DAYS, --forfeittime=DAYS "
+                    f"or --totaltime=DAYS, with 1 to {MAX_DAYS} days."
+                )
+            days[match.group(1).lower()] = int(match.group(2))
+        elif word.startswith("-"):
+            options.append(word)
+    users = [user_named(ctx.session, name) for name in names]
+    for user in users:
+        if user.signed_off:
+            raise CommandError(f"{user.userid} has signed off and cannot be challenged.")
+    if len({user.id for user in users}) != len(users):
+        raise CommandError("A player cannot be challenged to play against themselves.")
+    for user in users:
+        standing = rating_row(ctx.session, user.id, game.name)
+        if standing.limit is not None and active_boards(ctx, user.id, game.name) >= standing.limit:
+            raise CommandError(
+                f"{user.userid} plays at most {standing.limit} {game.title} boards at once "
+                f"(their limit), and has that many now."
+            )
+    nag = days.get("nagtime", DEFAULT_NAG_DAYS)
+    forfeit = days.get("forfeittime", DEFAULT_FORFEIT_DAYS)
+    if forfeit <= nag:
+        raise CommandError(
+            f"The forfeit time ({forfeit} days) must be longer than the nag time ({nag} days)."
+        )
+    try:
+        board = create_board(
+            ctx.session,
+            game.name,
+            options,
+            users,
+            ctx.now,
+            nag_days=nag,
+            forfeit_days=forfeit,
+            total_days=days.get("totaltime"),
+        )
+    except OptionError as error:
+        raise CommandError(f"{error} Write this command as: {form}") from None
+    for user in users:
+        standing = rating_row(ctx.session, user.id, game.name)
+        standing.seeking = max(0, standing.seeking - 1)
+    new_board_news(ctx, board)
+    state = rebuild(board)
+    opening = (
+        f"A new {game.title} board, from a challenge sent by {ctx.sender}.\n"
+        "To decline, resign before your first move.\n\n"
+    )
+    send_board(ctx, board, state, opening=opening)
+
+
+def your_turn(
+    ctx: Context, game: Game, words: list[str], form: str
+) -> tuple[Board, User, str, int | None]:
+    """The checks a move or a submitted move passes: the board, the player,
+    the `#N` guard, and whose turn it is. Returns (board, user, move, N)."""
+    usage(form, words, 4)
+    board = board_numbered(ctx, game, words[0])
+    user = authenticate(ctx.session, words[1], words[2])
+    seat = seat_of(board, user)
+    text, number = split_move_number(words[3], form)
+    if number is not None and number != board.version + 1:
+        raise stale(board, number)
+    state = active_state(board)
+    if state.to_move != seat:
+        assert state.to_move is not None
+        waiting = players_of(board)[state.to_move]
+        raise CommandError(
+            f"It is not your move on board {board.id}: {waiting} is to move.", board.id
+        )
+    return board, user, text, number
+
+
+def stale(board: Board, number: int | None) -> CommandError:
+    return CommandError(
+        f"Board {board.id} is at move {board.version + 1}, but this mail was for move "
+        f"{number}: it is stale or came twice, so nothing was played.",
+        board.id,
+    )
+
+
+def move(ctx: Context, game: Game, words: list[str]) -> None:
+    board, user, text, number = your_turn(
+        ctx, game, words, f"{game.name} move BOARD USERID PASSWORD MOVE[#N]"
+    )
+    play_turn(ctx, board, user, text, board.version if number is None else number - 1, ctx.body)
+
+
+def play_turn(
+    ctx: Context, board: Board, user: User, text: str, expected: int, comment: str
+) -> None:
+    """Play the move, mail the board, then any queued answers."""
+    try:
+        after = apply_move(ctx.session, board, expected, text, ctx.now, comment=comment)
+    except StaleBoard:
+        raise stale(board, expected + 1) from None
+    except MoveError as error:
+        raise CommandError(
+            f"Move {text} cannot be played on board {board.id}: {error.reason}.", board.id
+        ) from None
+    ctx.session.execute(delete(PendingMove).where(PendingMove.board_id == board.id))
+    clear_votes(ctx, board)
+    send_board(ctx, board, after, comment=comment, commenter=user.userid)
+    after_move(ctx, board, after)
+
+
+def submit(ctx: Context, game: Game, words: list[str]) -> None:
+    """A move shown to its player first; `confirm` plays it."""
+    board, user, text, _ = your_turn(
+        ctx, game, words, f"{game.name} submit BOARD USERID PASSWORD MOVE[#N]"
+    )
+    state = rebuild(board)
+    try:
+        after = state.play_text(text)
+    except MoveError as error:
+        raise CommandError(
+            f"Move {text} cannot be played on board {board.id}: {error.reason}.", board.id
+        ) from None
+    seat = seat_of(board, user)
+    ctx.session.execute(
+        delete(PendingMove).where(PendingMove.board_id == board.id, PendingMove.seat == seat)
+    )
+    ctx.session.add(
+        PendingMove(
+            board_id=board.id,
+            seat=seat,
+            text=after.moves[-1],
+            version=board.version,
+            comment=ctx.body,
+            created_at=ctx.now,
+        )
+    )
+    ctx.reply.send(
+        main_address(user),
+        f"{game.title} Board {board.id} submitted",
+        f"Board {board.id} after {after.moves[-1]}, not played yet. To play it, send\n"
+        f"  {game.name} confirm {board.id} {user.userid} PASSWORD\n"
+        "or submit another move.\n\n" + after.text_board(seat),
+    )
+
+
+def confirm(ctx: Context, game: Game, words: list[str]) -> None:
+    usage(f"{game.name} confirm BOARD USERID PASSWORD", words, 3)
+    board = board_numbered(ctx, game, words[0])
+    user = authenticate(ctx.session, words[1], words[2])
+    seat = seat_of(board, user)
+    pending = ctx.session.scalar(
+        select(PendingMove).where(PendingMove.board_id == board.id, PendingMove.seat == seat)
+    )
+    if pending is None:
+        raise CommandError(
+            f"Nothing is submitted on board {board.id}: send '{game.name} submit ...' first.",
+            board.id,
+        )
+    if pending.version != board.version:
+        raise stale(board, pending.version + 1)
+    active_state(board)
+    play_turn(ctx, board, user, pending.text, pending.version, pending.comment)
+
+
+def pass_command(ctx: Context, game: Game, words: list[str]) -> None:
+    """`pass` is the move `pass`, in the games that have one."""
+    form = f"{game.name} pass BOARD USERID PASSWORD[#N]"
+    usage(form, words, 3)
+    if not game.can_pass:
+        raise CommandError(f"{game.title} has no passing: every turn is a move.")
+    password, mark, number = words[2].partition("#")
+    move(ctx, game, [words[0], words[1], password, "pass" + mark + number])
+
+
+def chat(ctx: Context, game: Game, words: list[str]) -> None:
+    """The body goes to the board's other players, the board stays as it is."""
+    usage(f"{game.name} chat BOARD USERID PASSWORD (the message in the body)", words, 3)
+    board = board_numbered(ctx, game, words[0])
+    user = authenticate(ctx.session, words[1], words[2])
+    seat_of(board, user)
+    if not ctx.body.strip():
+        raise CommandError("A chat needs a message: write it in the body of the mail.")
+    others = [p.user for p in board.players if p.user_id != user.id]
+    text = "\n".join(f"> {line}" for line in ctx.body.strip().splitlines())
+    for other in others:
+        ctx.reply.send(
+            main_address(other),
+            f"{game.title} Board {board.id} chat from {user.userid}",
+            f"{user.userid} says, about board {board.id}:\n{text}\n\n{stop_line(other)}\n",
+        )
+    ctx.reply.send(
+        ctx.sender,
+        f"{game.title} Board {board.id} chat sent",
+        f"Your message went to {', '.join(o.userid for o in others)}.\n",
+    )
