@@ -303,3 +303,14 @@ def test_a_whole_game_through_pbem_send(
     assert "ann" in str(table["body"]) and "ben" in str(table["body"])
     [past] = send("ben", f"{game} history ben")
     assert "board     1" in str(past["body"])
+
+
+def test_offline_commands_do_not_load_the_server() -> None:
+    """`pbem GAME preview` and `help` stay quick: no database library at start-up."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys, pbem.cli; print('sqlalchemy' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.strip() == "False"

@@ -13,13 +13,17 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Sequence
-from typing import TextIO
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, TextIO
 
 from . import __version__
+from .documents import rules_text
 from .games import GAMES, get_game
-from .games.base import Game, OptionError, ReplayError
-from .server.help import rules_text
+from .games.base import Game, OptionError, ReplayError, is_option
+
+if TYPE_CHECKING:
+    from .server import Outgoing, Server
 
 USAGE = f"""\
 usage: pbem <game> help
@@ -46,9 +50,25 @@ class UsageError(Exception):
     """The command line itself is wrong; the message says how to fix it."""
 
 
-def is_option(word: str) -> bool:
-    """`-size=40` is an option; `-1,0e-0,0w` (a cell with a negative column) a move."""
-    return re.match(r"--?[A-Za-z_]", word) is not None
+@contextmanager
+def open_server() -> Iterator[Server]:
+    """The command layer on the server's database (PBEM_DATABASE_URL),
+    upgraded first; imported here so that offline commands stay quick."""
+    from .server import Server
+    from .store import make_engine, session_factory, upgrade
+
+    engine = make_engine()
+    try:
+        upgrade(engine)
+        yield Server(session_factory(engine))
+    finally:
+        engine.dispose()
+
+
+def write_mails(messages: Sequence[Outgoing], out: TextIO) -> None:
+    for message in messages:
+        out.write(f"To: {', '.join(message.to)}\nSubject: {message.subject}\n\n")
+        out.write(message.body + "\n")
 
 
 def preview_new(game: Game, words: Sequence[str], out: TextIO) -> int:
@@ -116,21 +136,12 @@ def send_command(words: Sequence[str], out: TextIO, stdin: TextIO) -> int:
     body = args.body
     if body is None:
         body = "" if stdin.isatty() else stdin.read()
-    from .server import Server
-    from .store import make_engine, session_factory, upgrade
-
-    engine = make_engine()
-    try:
-        upgrade(engine)
-        messages = Server(session_factory(engine)).handle(args.sender, " ".join(args.line), body)
-    finally:
-        engine.dispose()
+    with open_server() as server:
+        messages = server.handle(args.sender, " ".join(args.line), body)
     if args.json:
         out.write(json.dumps([message.to_json() for message in messages], indent=2) + "\n")
     else:
-        for message in messages:
-            out.write(f"To: {', '.join(message.to)}\nSubject: {message.subject}\n\n")
-            out.write(message.body + "\n")
+        write_mails(messages, out)
     return 0
 
 
@@ -138,17 +149,9 @@ def tick_command(words: Sequence[str], out: TextIO) -> int:
     """`tick`: the periodic job, once; prints what it mailed."""
     if words:
         raise UsageError(f"'pbem tick' takes no arguments.\n\n{USAGE}")
-    from .server import Server
-    from .store import make_engine, session_factory, upgrade
-
-    engine = make_engine()
-    try:
-        upgrade(engine)
-        messages = Server(session_factory(engine)).tick()
-    finally:
-        engine.dispose()
-    for message in messages:
-        out.write(f"To: {', '.join(message.to)}\nSubject: {message.subject}\n\n{message.body}\n")
+    with open_server() as server:
+        messages = server.tick()
+    write_mails(messages, out)
     out.write(f"tick: {len(messages)} mails queued.\n")
     return 0
 

@@ -121,6 +121,12 @@ class OptionSpec:
         return number
 
 
+def is_option(word: str) -> bool:
+    """`-size=40` is an option word; `-1,0e-0,0w` (a cell with a negative
+    column) is a move."""
+    return re.match(r"--?[A-Za-z_]", word) is not None
+
+
 class Options(Mapping[str, Any]):
     """Parsed game options: every option present, defaults filled in."""
 

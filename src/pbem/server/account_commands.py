@@ -12,6 +12,7 @@ import os
 
 from sqlalchemy import select
 
+from ..documents import rules_text
 from ..store import Address, BoardPlayer, User
 from ..store.boards import boards_of, rebuild
 from .accounts import (
@@ -34,7 +35,7 @@ from .context import (
     usage,
 )
 from .errors import CommandError
-from .help import command_list, rules_text
+from .help import command_list
 from .turns import end_by_resignation
 
 MAIL_PREFERENCES = ("every", "digest", "none")

@@ -12,6 +12,7 @@ import re
 
 from sqlalchemy import delete, select
 
+from ..documents import rules_text
 from ..games.base import Game, MoveError, OptionError
 from ..store import Board, PendingMove, User
 from ..store.boards import StaleBoard, apply_move, create_board, rebuild
@@ -31,7 +32,6 @@ from .context import (
     usage,
 )
 from .errors import CommandError
-from .help import rules_text
 from .ratings import rating_row
 from .standings import active_boards
 from .subscriptions import new_board_news

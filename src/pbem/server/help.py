@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
 from ..games import GAMES
-from ..games.base import Game
 
 COMMANDS = """\
 Commands go in the Subject of a mail (or `pbem send`); the body is a comment.
@@ -73,9 +70,3 @@ Games: {games}.
 
 def command_list() -> str:
     return COMMANDS.format(games=", ".join(GAMES))
-
-
-def rules_text(game: Game) -> str:
-    """The game's rules document (docs/rules/..., shipped in the package)."""
-    document = resources.files("pbem") / "rules" / game.rules_document
-    return document.read_text(encoding="utf-8")

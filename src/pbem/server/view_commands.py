@@ -3,11 +3,9 @@ boards of players), showas, preview and games."""
 
 from __future__ import annotations
 
-import re
-
 from sqlalchemy import select
 
-from ..games.base import Game, MoveError, OptionError, State
+from ..games.base import Game, MoveError, OptionError, State, is_option
 from ..store import Board, BoardPlayer
 from ..store.boards import awaits, boards_of, rebuild
 from .accounts import (
@@ -119,8 +117,8 @@ def preview(ctx: Context, game: Game, words: list[str]) -> None:
                 f"{game.title} is played by {game.players}: write {game.name} preview new "
                 f"{game.players} [-OPTION ...] MOVE ..."
             )
-        options = [w for w in words[2:] if re.match(r"--?[A-Za-z_]", w)]
-        moves = [w for w in words[2:] if not re.match(r"--?[A-Za-z_]", w)]
+        options = [word for word in words[2:] if is_option(word)]
+        moves = [word for word in words[2:] if not is_option(word)]
         try:
             start = game.new_state(game.parse_options(options))
         except OptionError as error:
