@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .board import BLACK, EDGE, EMPTY, WHITE, ZOBRIST, Board
+from .score import score
 
 if TYPE_CHECKING:
     from .state import VacuState
@@ -235,14 +236,8 @@ def play_out(
 
 
 def _winner(board: Board, komi: int, black: int, button: int | None) -> int | None:
-    """The player with more points (`VacuState.score`), None on a tie; points
-    are doubled to keep the button's half point whole."""
-    black_land, white_land, _ = board.territory()
-    points = [0, 0]
-    points[black] = 2 * (board.stones[BLACK] + len(black_land))
-    points[1 - black] = 2 * (board.stones[WHITE] + len(white_land) + komi)
-    if button is not None:
-        points[button] += 1
+    """The player with more points (`score`), None on a tie."""
+    points = score(board, komi, black, button)
     if points[0] == points[1]:
         return None
     return 0 if points[0] > points[1] else 1

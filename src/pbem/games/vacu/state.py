@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..base import IllegalMove, MoveRecord, MoveSyntaxError, Options, Result, State
 from .board import BLACK, EMPTY, WHITE, Board
+from .score import score
 
 if TYPE_CHECKING:
     from .game import VacuGame
@@ -366,16 +367,7 @@ class VacuState(State[VacuMove]):
         point for the button (RULINGS.md, Vacu)."""
         if self.black is None:
             return (0.0, 0.0)
-        board = self.board
-        black_land, white_land, _ = board.territory()
-        points = {
-            BLACK: board.stones[BLACK] + len(black_land),
-            WHITE: board.stones[WHITE] + len(white_land) + (self.komi or 0),
-        }
-        scores = [float(points[self.colour_of(p)]) for p in (0, 1)]
-        if self.button is not None:
-            scores[self.button] += 0.5
-        return (scores[0], scores[1])
+        return score(self.board, self.komi or 0, self.black, self.button)
 
     # -- output -----------------------------------------------------------------
 
