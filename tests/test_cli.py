@@ -15,6 +15,9 @@ from pbem.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 
 
+COMMON_KEYS = ["game", "options", "moves", "to_move", "result", "legal_moves", "position"]
+
+
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(list(args))
     out, err = capsys.readouterr()
@@ -25,15 +28,7 @@ def test_preview_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]
     code, out, err = run(capsys, "vasco", "preview", "new", "2", "a0,0", "b1,0", "a2,1", "--json")
     assert code == 0 and err == ""
     data = json.loads(out)
-    assert list(data) == [
-        "game",
-        "options",
-        "moves",
-        "to_move",
-        "result",
-        "legal_moves",
-        "position",
-    ]
+    assert list(data) == COMMON_KEYS
     assert data["game"] == "vasco"
     assert data["options"] == {"size": 54, "strict": False}
     assert data["moves"] == ["a0,0", "b1,0", "a2,1"]
@@ -165,15 +160,7 @@ def test_trugo_preview_json_and_moves_with_negative_columns(
     code, out, err = run(capsys, "trugo", "preview", "new", "2", "-size=12", *TRUGO_GAME, "--json")
     assert code == 0 and err == ""
     data = json.loads(out)
-    assert list(data) == [
-        "game",
-        "options",
-        "moves",
-        "to_move",
-        "result",
-        "legal_moves",
-        "position",
-    ]
+    assert list(data) == COMMON_KEYS
     assert data["options"] == {"size": 12, "pieces": 25, "no_stack": False}
     assert data["moves"] == TRUGO_GAME and data["to_move"] == 0
     position = data["position"]

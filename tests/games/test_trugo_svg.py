@@ -18,9 +18,10 @@ from pbem.games.trugo import TrugoState
 from pbem.games.trugo.board import MOVE, PLACE, REMOVE
 from pbem.games.trugo.geometry import ROTATIONS, cell_text, colour_of, vertex_name
 from pbem.games.trugo.svg_board import render_svg
+from tests.games import svg_parts
+from tests.games.svg_parts import SVG, classes, groups, last_move_layer, title
 
 TRUGO = get_game("trugo")
-SVG = "{http://www.w3.org/2000/svg}"
 GOLDEN = Path(__file__).parent / "golden"
 
 OPENING = ("a0,0",)
@@ -73,31 +74,11 @@ def random_game(seed: int, moves: int = 30, options: tuple[str, ...] = ()) -> Tr
 
 
 def parse(state: TrugoState) -> ET.Element:
-    return ET.fromstring(state.svg_board().encode())
-
-
-def groups(root: ET.Element, kind: str) -> list[ET.Element]:
-    """The `<g>` elements whose class list holds `kind`."""
-    return [g for g in root.iter(f"{SVG}g") if kind in g.get("class", "").split()]
-
-
-def classes(element: ET.Element) -> set[str]:
-    return set(element.get("class", "").split())
-
-
-def title(group: ET.Element) -> str:
-    element = group.find(f"{SVG}title")
-    assert element is not None and element.text
-    return element.text
+    return svg_parts.parse(state.svg_board())
 
 
 def by_junction(root: ET.Element) -> dict[str, ET.Element]:
     return {g.get("data-junction", ""): g for g in groups(root, "junction")}
-
-
-def last_move_layer(root: ET.Element) -> ET.Element:
-    (layer,) = groups(root, "last-move")
-    return layer
 
 
 STATES = {

@@ -19,10 +19,11 @@ from pbem.games.vacu import VacuState
 from pbem.games.vacu.board import BLACK, WHITE, star_points
 from pbem.games.vacu.state import STONE
 from pbem.games.vacu.svg_board import render_svg
+from tests.games import svg_parts
+from tests.games.svg_parts import SVG, classes, groups, last_move_layer, title
 
 VACU = get_game("vacu")
 CONVACU = get_game("convacu")
-SVG = "{http://www.w3.org/2000/svg}"
 GOLDEN = Path(__file__).parent / "golden"
 KOMI = ("-komi=6",)
 
@@ -60,31 +61,11 @@ def random_game(
 
 
 def parse(state: VacuState) -> ET.Element:
-    return ET.fromstring(state.svg_board().encode())
-
-
-def groups(root: ET.Element, kind: str) -> list[ET.Element]:
-    """The `<g>` elements whose class list holds `kind`."""
-    return [g for g in root.iter(f"{SVG}g") if kind in g.get("class", "").split()]
-
-
-def classes(element: ET.Element) -> set[str]:
-    return set(element.get("class", "").split())
-
-
-def title(group: ET.Element) -> str:
-    element = group.find(f"{SVG}title")
-    assert element is not None and element.text
-    return element.text
+    return svg_parts.parse(state.svg_board())
 
 
 def points(root: ET.Element) -> dict[str, ET.Element]:
     return {g.get("data-point", ""): g for g in groups(root, "point")}
-
-
-def last_move_layer(root: ET.Element) -> ET.Element:
-    (layer,) = groups(root, "last-move")
-    return layer
 
 
 def caption(root: ET.Element) -> str:
