@@ -568,3 +568,17 @@ def test_ratings_document_examples_are_the_formulas() -> None:
     against_rookie = established_change(Standing(1700, 30), Standing(1500, 10), 1)
     assert f"gains 16 * (1 - 0.7597) = {against_rookie:.1f}" in text
     assert max(len(line) for line in (ROOT / "docs" / "ratings.md").read_text().splitlines()) <= 80
+
+
+def test_every_command_is_in_the_reference_and_the_help() -> None:
+    from pbem.server.dispatch import GAME_COMMANDS, GLOBAL_COMMANDS
+    from pbem.server.help import command_list
+
+    reference = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    listing = command_list()
+    for verb in GLOBAL_COMMANDS:
+        assert f"### `{verb}" in reference or f"`{verb} " in reference, verb
+        assert f"  {verb}" in listing, verb
+    for verb in GAME_COMMANDS:
+        assert f"GAME {verb}" in reference, verb
+        assert verb in listing, verb
