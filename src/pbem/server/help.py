@@ -16,7 +16,8 @@ Words are separated by spaces; userids and commands ignore case.
                                       where your mail goes
   list                                the players
   vacation USERID PASSWORD on|off     no reminders or forfeits while away
-  signoff USERID PASSWORD             leave: resign every board (signon: back)
+  signoff USERID PASSWORD             leave: resign every board, no more mail
+  signon USERID PASSWORD              come back after a signoff
   delete USERID PASSWORD              remove an account that never played
   broadcast USERID PASSWORD           (administrators) the body to everyone
   message USERID PASSWORD TOUSERID    the body goes to that player
