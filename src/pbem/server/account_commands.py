@@ -104,7 +104,7 @@ def add_address(ctx: Context, words: list[str]) -> None:
     user = authenticate(ctx.session, words[0], words[1])
     address = check_address(words[2])
     if find_address(ctx.session, address) is not None:
-        raise CommandError(f"The address {address} already belongs to an account.")
+        raise CommandError(f"The address {address} already belongs to an account: add another one.")
     user.addresses.append(Address(address=address, address_key=address.lower()))
     ctx.session.flush()
     ctx.reply.send(
@@ -199,7 +199,7 @@ def signon(ctx: Context, words: list[str]) -> None:
     usage("signon USERID PASSWORD", words, 2)
     user = authenticate(ctx.session, words[0], words[1])
     if not user.signed_off:
-        raise CommandError(f"{user.userid} has not signed off.")
+        raise CommandError(f"{user.userid} has not signed off: there is nothing to come back from.")
     user.signed_off = False
     user.mail_preference = "every"
     ctx.reply.send(

@@ -76,9 +76,13 @@ def challenge(ctx: Context, game: Game, words: list[str]) -> None:
     users = [user_named(ctx.session, name) for name in names]
     for user in users:
         if user.signed_off:
-            raise CommandError(f"{user.userid} has signed off and cannot be challenged.")
+            raise CommandError(
+                f"{user.userid} has signed off and cannot be challenged until they sign on."
+            )
     if len({user.id for user in users}) != len(users):
-        raise CommandError("A player cannot be challenged to play against themselves.")
+        raise CommandError(
+            "A player cannot be challenged to play against themselves: name two players."
+        )
     for user in users:
         standing = rating_row(ctx.session, user.id, game.name)
         if standing.limit is not None and active_boards(ctx, user.id, game.name) >= standing.limit:

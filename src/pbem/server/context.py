@@ -55,7 +55,10 @@ def board_numbered(ctx: Context, game: Game, text: str) -> Board:
         raise CommandError(f"'{text[:20]}' is not a board number like 101.")
     board = ctx.session.get(Board, int(text))
     if board is None or board.game != game.name:
-        raise CommandError(f"There is no {game.title} board {text}.")
+        raise CommandError(
+            f"There is no {game.title} board {text}: '{game.name} games USERID' lists a "
+            "player's boards."
+        )
     return board
 
 
@@ -63,7 +66,11 @@ def seat_of(board: Board, user: User) -> int:
     for player in board.players:
         if player.user_id == user.id:
             return player.seat
-    raise CommandError(f"{user.userid} does not play on board {board.id}.", board.id)
+    raise CommandError(
+        f"{user.userid} does not play on board {board.id}: only its players may do that "
+        "(anyone may show it).",
+        board.id,
+    )
 
 
 def split_move_number(word: str, form: str) -> tuple[str, int | None]:

@@ -35,7 +35,7 @@ def change_subscriptions(ctx: Context, game: Game, words: list[str], *, add: boo
     user = authenticate(ctx.session, words[0], words[1])
     targets = words[2:]
     if len(targets) > 50:
-        raise CommandError("At most 50 boards at a time.")
+        raise CommandError("At most 50 boards at a time: send the others in another command.")
     done = []
     for target in targets:
         if target.lower() == "all":

@@ -79,7 +79,11 @@ def open_kinds(ctx: Context, board: Board) -> list[str]:
     """What is proposed on the board; a CommandError when nothing is."""
     kinds = sorted(set(ctx.session.scalars(select(Vote.kind).where(Vote.board_id == board.id))))
     if not kinds:
-        raise CommandError(f"Nothing is proposed on board {board.id}.", board.id)
+        raise CommandError(
+            f"Nothing is proposed on board {board.id}: '{board.game} propose' or "
+            f"'{board.game} undo' proposes.",
+            board.id,
+        )
     return kinds
 
 
