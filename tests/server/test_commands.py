@@ -12,6 +12,7 @@ from sqlalchemy import Engine, func, select
 
 from pbem.games import get_game
 from pbem.server import Server
+from pbem.server.messages import Outgoing
 from pbem.store import Board, OutboxMessage, User, session_factory
 
 
@@ -28,9 +29,29 @@ class Clock:
         self.now += timedelta(**delta)
 
 
+STOP_LINES = ("You get this mail as", "stops these copies.", "You get this mail because")
+
+
+class CheckedServer(Server):
+    """A server whose every mail is checked to end by saying how to stop it."""
+
+    def handle(self, *args: object, **kwargs: object) -> list[Outgoing]:
+        return footed(super().handle(*args, **kwargs))  # type: ignore[arg-type]
+
+    def tick(self) -> list[Outgoing]:
+        return footed(super().tick())
+
+
+def footed(messages: list[Outgoing]) -> list[Outgoing]:
+    for message in messages:
+        last = message.body.rstrip("\n").rsplit("\n", 1)[-1]
+        assert any(stop in last for stop in STOP_LINES), message
+    return messages
+
+
 @pytest.fixture
 def server(engine: Engine) -> Iterator[Server]:
-    yield Server(session_factory(engine), Clock())
+    yield CheckedServer(session_factory(engine), Clock())
 
 
 def signup(server: Server, *names: str) -> None:
@@ -281,7 +302,7 @@ def test_account_errors(server: Server, line: str, words: str) -> None:
 def test_list_shows_the_players(server: Server) -> None:
     signup(server, "bob", "Alice")
     [listing] = server.handle("who@example.org", "list")
-    assert listing.body == "2 players:\n  Alice\n  bob\n"
+    assert listing.body.startswith("2 players:\n  Alice\n  bob\n\n")
 
 
 def test_chat_reaches_the_other_player_only(server: Server) -> None:

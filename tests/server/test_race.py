@@ -7,14 +7,13 @@ import multiprocessing
 
 from sqlalchemy import Engine
 
-from pbem.server import Server
 from pbem.store import Board, make_engine, session_factory
-from tests.server.test_commands import Clock, signup
+from tests.server.test_commands import CheckedServer, Clock, signup
 
 
 def _handle(url: str, line: str, start: object, results: object) -> None:
     engine = make_engine(url)
-    server = Server(session_factory(engine), Clock())
+    server = CheckedServer(session_factory(engine), Clock())
     start.wait()  # type: ignore[attr-defined]
     messages = server.handle("alice@example.org", line)
     results.put([m.subject for m in messages])  # type: ignore[attr-defined]
@@ -22,7 +21,7 @@ def _handle(url: str, line: str, start: object, results: object) -> None:
 
 
 def test_a_duplicated_move_racing_itself_is_played_once(engine: Engine, database_url: str) -> None:
-    server = Server(session_factory(engine), Clock())
+    server = CheckedServer(session_factory(engine), Clock())
     signup(server, "alice", "bob")
     server.handle("alice@example.org", "vasco challenge alice bob")
     context = multiprocessing.get_context("spawn")

@@ -61,9 +61,9 @@ def test_the_twentieth_game_makes_a_player_established() -> None:
 
 @pytest.fixture
 def server(engine: Engine) -> Server:
-    from tests.server.test_commands import Clock
+    from tests.server.test_commands import CheckedServer, Clock
 
-    return Server(session_factory(engine), Clock())
+    return CheckedServer(session_factory(engine), Clock())
 
 
 def test_a_finished_board_is_rated_once_and_shows_in_standings_and_history(

@@ -8,12 +8,12 @@ from sqlalchemy import Engine
 
 from pbem.server import Server
 from pbem.store import session_factory
-from tests.server.test_commands import Clock, signup
+from tests.server.test_commands import CheckedServer, Clock, signup
 
 
 @pytest.fixture
 def server(engine: Engine) -> Server:
-    server = Server(session_factory(engine), Clock())
+    server = CheckedServer(session_factory(engine), Clock())
     signup(server, "alice", "bob", "carol", "dave")
     return server
 

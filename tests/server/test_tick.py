@@ -8,7 +8,7 @@ from sqlalchemy import Engine
 
 from pbem.server import Server
 from pbem.store import Board, session_factory
-from tests.server.test_commands import Clock, signup
+from tests.server.test_commands import CheckedServer, Clock, signup
 
 
 @pytest.fixture
@@ -18,7 +18,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def server(engine: Engine, clock: Clock) -> Server:
-    return Server(session_factory(engine), clock)
+    return CheckedServer(session_factory(engine), clock)
 
 
 def start(server: Server, extra: str = "") -> None:

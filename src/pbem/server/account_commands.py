@@ -31,7 +31,6 @@ from .context import (
     Context,
     game_named,
     seat_of,
-    stop_line,
     usage,
 )
 from .errors import CommandError
@@ -76,7 +75,7 @@ def signup(ctx: Context, words: list[str]) -> None:
         address,
         f"pbem signup {userid}",
         f"Welcome, {userid}: your account is ready, with mail going to {address}.\n"
-        f"Send 'help' for the commands.\n\n{stop_line(user)}\n",
+        f"Send 'help' for the commands.\n",
     )
 
 
@@ -170,7 +169,7 @@ def vacation(ctx: Context, words: list[str]) -> None:
             ctx.reply.send(
                 main_address(player.user),
                 f"pbem vacation {user.userid} {choice}",
-                f"Your opponent {user.userid} is {said}.\n\n{stop_line(player.user)}\n",
+                f"Your opponent {user.userid} is {said}.\n",
             )
     ctx.reply.send(
         main_address(user), f"pbem vacation {user.userid} {choice}", f"You are {said}.\n"
@@ -240,7 +239,7 @@ def broadcast(ctx: Context, words: list[str]) -> None:
         ctx.reply.send(
             main_address(member),
             f"pbem news from {user.userid}",
-            ctx.body.strip() + f"\n\n{stop_line(member)}\n",
+            ctx.body.strip() + "\n",
         )
 
 
@@ -274,7 +273,7 @@ def message(ctx: Context, words: list[str]) -> None:
         main_address(target),
         f"pbem message from {user.userid}",
         f"{user.userid} writes:\n{text}\n\nReply with 'message {target.userid} PASSWORD "
-        f"{user.userid}'.\n\n{stop_line(target)}\n",
+        f"{user.userid}'.\n",
     )
     ctx.reply.send(ctx.sender, f"pbem message to {target.userid}", "Your message was sent.\n")
 

@@ -28,7 +28,6 @@ from .context import (
     seat_of,
     send_board,
     split_move_number,
-    stop_line,
     usage,
 )
 from .errors import CommandError
@@ -254,7 +253,7 @@ def chat(ctx: Context, game: Game, words: list[str]) -> None:
         ctx.reply.send(
             main_address(other),
             f"{game.title} Board {board.id} chat from {user.userid}",
-            f"{user.userid} says, about board {board.id}:\n{text}\n\n{stop_line(other)}\n",
+            f"{user.userid} says, about board {board.id}:\n{text}\n",
         )
     ctx.reply.send(
         ctx.sender,

@@ -77,7 +77,6 @@ def board_body(
     *,
     comment: str = "",
     commenter: str = "",
-    footer: str = "",
     watchers: list[str] | None = None,
 ) -> str:
     """The whole body of a board mail for one reader (a seat, or None)."""
@@ -95,7 +94,4 @@ def board_body(
         lines.append("")
         lines.append(f"Comment from {commenter}:")
         lines.extend(f"> {line}" for line in comment.strip().splitlines())
-    if footer:
-        lines.append("")
-        lines.append(footer)
     return "\n".join(lines) + "\n"

@@ -36,13 +36,6 @@ def usage(form: str, words: list[str], least: int, most: int | None = None) -> N
         raise CommandError(f"Write this command as: {form}")
 
 
-def stop_line(user: User) -> str:
-    return (
-        f"You get this mail as {user.userid}. For fewer mails: "
-        f"'mail {user.userid} PASSWORD digest' (one a day) or '... none'."
-    )
-
-
 def game_named(name: str) -> Game:
     try:
         return get_game(name)
@@ -119,9 +112,8 @@ def send_board(
         if user.mail_preference != "every":
             continue
         body = board_body(
-            board, state, player.seat, comment=comment, commenter=commenter,
-            footer=stop_line(user), watchers=names,
-        )  # fmt: skip
+            board, state, player.seat, comment=comment, commenter=commenter, watchers=names
+        )
         ctx.reply.send(main_address(user), topic, opening + body)
         sent.add(main_address(user).lower())
     for user in watchers:
@@ -129,11 +121,8 @@ def send_board(
             f"You follow board {board.id}: '{board.game} unsubscribe {user.userid} PASSWORD "
             f"{board.id}' stops these copies."
         )
-        body = board_body(
-            board, state, None, comment=comment, commenter=commenter, footer=footer,
-            watchers=names,
-        )  # fmt: skip
-        ctx.reply.send(main_address(user), topic, opening + body)
+        body = board_body(board, state, None, comment=comment, commenter=commenter, watchers=names)
+        ctx.reply.send(main_address(user), topic, opening + body, footer=footer)
         sent.add(main_address(user).lower())
     involved = {a.address_key for p in board.players for a in p.user.addresses}
     if ctx.sender and ctx.sender.lower() not in sent | involved:

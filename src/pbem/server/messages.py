@@ -18,6 +18,7 @@ class Outgoing:
     subject: str
     body: str
     in_reply_to: str | None = None
+    footer: str | None = None  # None: the recipient's usual stop line, added on sending
 
     def to_json(self) -> dict[str, object]:
         return {"to": list(self.to), "subject": self.subject, "body": self.body}
@@ -29,10 +30,19 @@ class Reply:
 
     messages: list[Outgoing] = field(default_factory=list)
 
-    def send(self, to: str | list[str] | tuple[str, ...], subject: str, body: str) -> None:
+    def send(
+        self,
+        to: str | list[str] | tuple[str, ...],
+        subject: str,
+        body: str,
+        *,
+        footer: str | None = None,
+    ) -> None:
+        """Queue a mail; `footer` replaces the recipient's usual stop line
+        (every mail ends with how to stop it, see `with_footers`)."""
         addresses = (to,) if isinstance(to, str) else tuple(to)
         if addresses:
-            self.messages.append(Outgoing(addresses, subject, body))
+            self.messages.append(Outgoing(addresses, subject, body, footer=footer))
 
 
 def queue_messages(

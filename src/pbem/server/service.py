@@ -18,6 +18,7 @@ from .board_mail import board_body, subject
 from .context import Context
 from .dispatch import run_command
 from .errors import CommandError
+from .footers import with_footers
 from .messages import Outgoing, Reply, queue_messages
 from .ratings import rate_finished_boards
 from .tick import tick
@@ -107,11 +108,12 @@ class Server:
                 reply = Reply()
                 run_command(Context(session, sender, body, now, reply), line)
                 rate_finished_boards(session, now)
-                queue_messages(session, reply.messages, now, message_id)
-            return reply.messages
+                messages = with_footers(session, reply.messages)
+                queue_messages(session, messages, now, message_id)
+            return messages
         except CommandError as error:
-            messages = [self._error_mail(sender, line, body, error)]
             with self.sessions.begin() as session:
+                messages = with_footers(session, [self._error_mail(sender, line, body, error)])
                 queue_messages(session, messages, now, message_id)
             return messages
 
@@ -121,8 +123,9 @@ class Server:
         with self.sessions.begin() as session:
             reply = tick(session, now)
             rate_finished_boards(session, now)
-            queue_messages(session, reply.messages, now, None)
-        return reply.messages
+            messages = with_footers(session, reply.messages)
+            queue_messages(session, messages, now, None)
+        return messages
 
     def _error_mail(self, sender: str, line: str, body: str, error: CommandError) -> Outgoing:
         parts = [error.message, ""]

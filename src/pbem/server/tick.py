@@ -23,7 +23,7 @@ from ..store import Board, User, Vote
 from ..store.boards import awaits, boards_of, finish_board, rebuild
 from .accounts import main_address
 from .board_mail import players_of
-from .context import Context, send_board, stop_line
+from .context import Context, send_board
 from .messages import Reply
 
 ARCHIVE_AFTER = timedelta(days=14)
@@ -104,7 +104,7 @@ def nag(ctx: Context, board: Board, player: User, waited: timedelta) -> None:
     ctx.reply.send(
         main_address(player),
         f"{title} Board {board.id} {player.userid} (reminder)",
-        "\n".join(lines) + "\n\n" + stop_line(player) + "\n",
+        "\n".join(lines) + "\n",
     )
 
 
@@ -143,5 +143,5 @@ def send_digests(ctx: Context) -> None:
         ctx.reply.send(
             main_address(user),
             f"pbem digest {user.userid}: {len(waiting)} boards await you",
-            "\n".join(lines) + "\n\n" + stop_line(user) + "\n",
+            "\n".join(lines) + "\n",
         )

@@ -18,7 +18,7 @@ from ..store import Board, QueuedMove, Vote
 from ..store.boards import apply_move, finish_board, rebuild
 from .accounts import authenticate, main_address
 from .board_mail import players_of
-from .context import Context, board_numbered, seat_of, send_board, stop_line, usage
+from .context import Context, board_numbered, seat_of, send_board, usage
 from .errors import CommandError
 
 RESIGN = "resign"
@@ -44,7 +44,7 @@ def resign(ctx: Context, game: Game, words: list[str]) -> None:
             main_address(player.user),
             f"{game.title} Board {board.id} {user.userid} will resign",
             f"{user.userid} resigns board {board.id}; as it is not their move, the "
-            "resignation takes effect when their turn comes.\n\n" + stop_line(player.user) + "\n",
+            "resignation takes effect when their turn comes.\n",
         )
 
 
@@ -164,7 +164,7 @@ def after_move(ctx: Context, board: Board, state: State) -> None:
                 main_address(player),
                 f"{get_game(board.game).title} Board {board.id} queued move dropped",
                 f"Your queued move {chosen.text} on board {board.id} could not be played: "
-                f"{error.reason}. It is your move.\n\n{stop_line(player)}\n",
+                f"{error.reason}. It is your move.\n",
             )
             return
         clear_votes(ctx, board)

@@ -16,7 +16,7 @@ from ..store import Board, User, Vote
 from ..store.boards import finish_board, take_back
 from .accounts import authenticate, main_address
 from .board_mail import players_of
-from .context import Context, board_numbered, seat_of, send_board, stop_line, usage
+from .context import Context, board_numbered, seat_of, send_board, usage
 from .errors import CommandError
 from .turns import active_state, clear_votes
 
@@ -62,7 +62,7 @@ def reject(ctx: Context, game: Game, words: list[str]) -> None:
             main_address(player.user),
             f"{get_game(board.game).title} Board {board.id} proposal rejected",
             f"{user.userid} rejects {' and '.join(WHAT[k] for k in kinds)} on board "
-            f"{board.id}; play goes on.\n\n{stop_line(player.user)}\n",
+            f"{board.id}; play goes on.\n",
         )
 
 
@@ -126,6 +126,5 @@ def announce(ctx: Context, board: Board, what: str, kind: str) -> None:
             main_address(player.user),
             f"{title} Board {board.id} {kind} proposed",
             f"{what} on board {board.id}. Waiting for: {missing}. Reply with "
-            f"'{board.game} accept {board.id} USERID PASSWORD' or '... reject ...'.\n\n"
-            f"{stop_line(player.user)}\n",
+            f"'{board.game} accept {board.id} USERID PASSWORD' or '... reject ...'.\n",
         )

@@ -1,0 +1,46 @@
+"""Every mail ends by saying how to get fewer: the stop line.
+
+Commands write their bodies; `with_footers` appends the line for the
+recipient when the command queued the mail, so no mail can forget it.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from ..store import User
+from .accounts import find_address
+from .messages import Outgoing
+
+STRANGER = (
+    "You get this mail because a command came from this address. The server writes "
+    "only to answer commands and about games you play or follow: send nothing and "
+    "nothing more comes."
+)
+
+
+def stop_line(user: User) -> str:
+    return (
+        f"You get this mail as {user.userid}. For fewer mails: "
+        f"'mail {user.userid} PASSWORD digest' (one a day) or '... none'."
+    )
+
+
+def footer_for(session: Session, to: tuple[str, ...]) -> str:
+    """The stop line for a mail's recipients: the account's, when it goes
+    to one player's address; the stranger's otherwise."""
+    if len(to) == 1:
+        address = find_address(session, to[0])
+        if address is not None:
+            return stop_line(address.user)
+    return STRANGER
+
+
+def with_footers(session: Session, messages: list[Outgoing]) -> list[Outgoing]:
+    """The messages as sent: each body ending with its stop line."""
+    signed = []
+    for message in messages:
+        footer = message.footer if message.footer is not None else footer_for(session, message.to)
+        body = message.body.rstrip("\n") + "\n\n" + footer + "\n"
+        signed.append(Outgoing(message.to, message.subject, body, message.in_reply_to, footer))
+    return signed
