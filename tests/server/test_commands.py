@@ -13,7 +13,7 @@ from sqlalchemy import Engine, func, select
 from pbem.games import get_game
 from pbem.server import Server
 from pbem.server.messages import Outgoing
-from pbem.store import Board, OutboxMessage, User, session_factory
+from pbem.store import Board, OutboxMessage, RatingEvent, User, session_factory
 
 
 class Clock:
@@ -339,12 +339,74 @@ def board_row(server: Server) -> Board:
 def test_resigning_before_the_first_move_declines(server: Server) -> None:
     challenge(server)
     messages = server.handle("bob@example.org", "vasco resign 1 bob pw-bob")
-    assert all("Game over: bob declined the challenge; alice wins." in m.body for m in messages)
+    assert all("Game over: bob declined the challenge; not rated." in m.body for m in messages)
     assert all(m.subject == "Vasco Board 1 game over" for m in messages)
     board = board_row(server)
-    assert (board.status, board.winner) == ("finished", 0)
+    assert (board.status, board.winner) == ("finished", None)
     [error] = play(server, "alice", "a0,0")
     assert "Board 1 is over" in error.body
+    with server.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(RatingEvent)) == 0
+
+
+def test_reject_without_a_board_declines_every_open_challenge(server: Server) -> None:
+    challenge(server)
+    server.handle("x@example.org", "vasco challenge alice bob")
+    server.handle("x@example.org", "vasco challenge bob alice")
+    server.handle("x@example.org", "trugo challenge alice bob")
+    play(server, "alice", "a0,0")
+    server.handle("bob@example.org", "vasco move 3 bob pw-bob a0,0")  # bob moved on 3
+    messages = server.handle("bob@example.org", "vasco reject bob pw-bob")
+    assert {m.subject for m in messages} == {"Vasco Board 1 game over", "Vasco Board 2 game over"}
+    with server.sessions() as session:
+        status = {b.id: b.status for b in session.scalars(select(Board))}
+    assert status == {1: "finished", 2: "finished", 3: "active", 4: "active"}
+    [error] = server.handle("bob@example.org", "vasco reject bob pw-bob")
+    assert "bob has no open Vasco challenge" in error.body
+
+
+def test_accept_without_a_board_makes_a_later_resignation_count(server: Server) -> None:
+    challenge(server)
+    messages = server.handle("bob@example.org", "vasco accept bob pw-bob")
+    assert {(m.to, m.subject) for m in messages} == {
+        (("alice@example.org",), "Vasco Board 1 accepted by bob"),
+        (("bob@example.org",), "Vasco challenges accepted by bob"),
+    }
+    [error] = server.handle("bob@example.org", "vasco accept bob pw-bob")
+    assert "bob has no open Vasco challenge" in error.body
+    messages = server.handle("bob@example.org", "vasco resign 1 bob pw-bob")
+    assert all("will resign" in m.subject for m in messages)  # out of turn: queued
+    play(server, "alice", "a0,0")
+    board = board_row(server)
+    assert (board.result, board.winner) == ("bob resigned; alice wins", 0)
+    with server.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(RatingEvent)) == 2
+
+
+def test_move_words_run_the_commands_pbmserv_allowed_in_a_move(server: Server) -> None:
+    challenge(server)
+    play(server, "alice", "a0,0")
+    messages = server.handle("bob@example.org", "vasco move 1 bob pw-bob propose")
+    assert all(m.subject == "Vasco Board 1 draw proposed" for m in messages)
+    messages = server.handle("alice@example.org", "vasco move 1 alice pw-alice accept")
+    assert board_row(server).result == "drawn by agreement"
+    [error] = server.handle("alice@example.org", "vasco move 1 alice pw-alice swap")
+    assert "Vasco has no swap step" in error.body
+
+
+def test_swap_takes_black_at_vacus_colour_choice(server: Server) -> None:
+    signup(server, "alice", "bob")
+    server.handle("alice@example.org", "vacu challenge alice bob -size=9")
+    [error] = server.handle("alice@example.org", "vacu swap 1 alice pw-alice")
+    assert "only for the second player's first turn" in error.body
+    server.handle("alice@example.org", "vacu move 1 alice pw-alice komi6")
+    messages = server.handle("bob@example.org", "vacu move 1 bob pw-bob swap#2")
+    assert any("Last move: black" in m.body for m in messages), messages[0].body
+    board = board_row(server)
+    assert [m.text for m in board.moves] == ["komi6", "black"]
+    assert board.snapshot["to_move"] == 1  # bob took Black, and Black moves first
+    [error] = server.handle("bob@example.org", "vacu swap 1 bob pw-bob")
+    assert "board 1 is past it" in error.body
 
 
 def test_resigning_on_your_turn_ends_the_game(server: Server) -> None:
@@ -520,7 +582,7 @@ def test_signoff_resigns_everything_and_stops_challenges(server: Server) -> None
     challenge(server)
     play(server, "alice", "a0,0")
     messages = server.handle("bob@example.org", "signoff bob pw-bob")
-    assert any("bob declined the challenge; alice wins" in m.body for m in messages)
+    assert any("bob declined the challenge; not rated" in m.body for m in messages)
     assert any("1 active boards were resigned" in m.body for m in messages)
     [error] = server.handle("alice@example.org", "trugo challenge alice bob")
     assert "bob has signed off" in error.body

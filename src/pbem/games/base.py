@@ -280,7 +280,8 @@ class Game(ABC):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     can_pass: ClassVar[bool] = False
     can_undo: ClassVar[bool] = True
-    has_swap: ClassVar[bool] = False
+    # The move the `swap` command plays (the pie-like step), None without one.
+    swap_move: ClassVar[str | None] = None
     rules_file: ClassVar[str] = ""  # docs/rules/<this>; empty: <name>.md
 
     @property

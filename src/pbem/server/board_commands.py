@@ -16,6 +16,7 @@ from ..documents import rules_text
 from ..games.base import Game, MoveError, OptionError
 from ..store import Board, PendingMove, User
 from ..store.boards import StaleBoard, apply_move, create_board, rebuild
+from . import turns, votes
 from .accounts import (
     authenticate,
     main_address,
@@ -115,7 +116,9 @@ def challenge(ctx: Context, game: Game, words: list[str]) -> None:
     state = rebuild(board)
     opening = (
         f"A new {game.title} board, from a challenge sent by {ctx.sender}.\n"
-        "To decline, resign before your first move.\n\n"
+        f"To decline, resign before your first move ('{game.name} resign {board.id} USERID "
+        f"PASSWORD'); a declined board is not rated. '{game.name} accept USERID PASSWORD' "
+        "accepts.\n\n"
     )
     send_board(ctx, board, state, opening=opening)
 
@@ -151,10 +154,29 @@ def stale(board: Board, number: int | None) -> CommandError:
 
 
 def move(ctx: Context, game: Game, words: list[str]) -> None:
+    """Play a move; pbmserv's `move BOARD USERID PASSWORD resign` (and
+    propose, undo, accept, reject, swap) run those commands."""
+    if len(words) == 4:
+        word, mark, number_text = words[3].partition("#")
+        if word.lower() == "swap":
+            swap(ctx, game, [*words[:2], words[2] + mark + number_text])
+            return
+        if word.lower() in MOVE_WORDS and not mark:
+            MOVE_WORDS[word.lower()](ctx, game, words[:3])
+            return
     board, user, text, number = your_turn(
         ctx, game, words, f"{game.name} move BOARD USERID PASSWORD MOVE[#N]"
     )
     play_turn(ctx, board, user, text, board.version if number is None else number - 1, ctx.body)
+
+
+MOVE_WORDS = {
+    "resign": turns.resign,
+    "propose": votes.propose,
+    "undo": votes.undo,
+    "accept": votes.accept,
+    "reject": votes.reject,
+}
 
 
 def play_turn(
@@ -237,6 +259,29 @@ def pass_command(ctx: Context, game: Game, words: list[str]) -> None:
         raise CommandError(f"{game.title} has no passing: every turn is a move.")
     password, mark, number = words[2].partition("#")
     move(ctx, game, [words[0], words[1], password, "pass" + mark + number])
+
+
+def swap(ctx: Context, game: Game, words: list[str]) -> None:
+    """`swap` is the game's swap step (Vacu's chooser taking Black, which
+    would otherwise be the komi setter's), where the game has one."""
+    form = f"{game.name} swap BOARD USERID PASSWORD[#N]"
+    usage(form, words, 3)
+    if game.swap_move is None:
+        raise CommandError(
+            f"{game.title} has no swap step: the seats stay as the challenge made them."
+        )
+    board = board_numbered(ctx, game, words[0])
+    state = active_state(board)
+    try:
+        state.play(state.parse_move(game.swap_move))
+    except MoveError:
+        raise CommandError(
+            f"Swapping is only for the second player's first turn (the colour choice after "
+            f"the komi); board {board.id} is past it.",
+            board.id,
+        ) from None
+    password, mark, number = words[2].partition("#")
+    move(ctx, game, [words[0], words[1], password, game.swap_move + mark + number])
 
 
 def chat(ctx: Context, game: Game, words: list[str]) -> None:

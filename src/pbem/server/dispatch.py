@@ -47,6 +47,7 @@ GAME_COMMANDS: dict[str, GameCommand] = {
     "preview": view_commands.preview,
     "games": view_commands.games,
     "pass": board_commands.pass_command,
+    "swap": board_commands.swap,
     "chat": board_commands.chat,
     "resign": turns.resign,
     "queue": turns.queue,

@@ -37,6 +37,7 @@ Words are separated by spaces; userids and commands ignore case.
   GAME confirm BOARD USERID PASSWORD  ... then play it
   GAME pass BOARD USERID PASSWORD[#N] pass, in the games that allow it
   GAME chat BOARD USERID PASSWORD     the body goes to the other players
+  GAME swap BOARD USERID PASSWORD[#N] the swap step (Vacu: take Black)
   GAME resign BOARD USERID PASSWORD   resign (out of turn: when the turn comes;
                                       before your first move: decline)
   GAME queue BOARD USERID PASSWORD MOVE [if THEIRMOVE]
@@ -47,6 +48,7 @@ Words are separated by spaces; userids and commands ignore case.
                                       move; every player must accept
   GAME accept|reject BOARD USERID PASSWORD
                                       vote for or against what is proposed
+  GAME accept|reject USERID PASSWORD  accept or decline every open challenge
   GAME show BOARD[#N]                 the board (as it was after move N)
   GAME show USERID ... [all|active|inactive|next]
                                       the boards those players share (next:

@@ -35,7 +35,7 @@ def resign(ctx: Context, game: Game, words: list[str]) -> None:
     user = authenticate(ctx.session, words[1], words[2])
     seat = seat_of(board, user)
     state = active_state(board)
-    if state.to_move == seat or not has_moved(board, seat):
+    if state.to_move == seat or can_decline(board, seat):
         end_by_resignation(ctx, board, state, seat)
         return
     queue_entry(ctx, board, seat, RESIGN, "")
@@ -118,15 +118,26 @@ def has_moved(board: Board, seat: int) -> bool:
     return any(move.seat == seat for move in board.moves)
 
 
+def can_decline(board: Board, seat: int) -> bool:
+    """Whether resigning now declines the challenge: the player has neither
+    moved nor accepted it."""
+    return not has_moved(board, seat) and not board.players[seat].accepted
+
+
 def end_by_resignation(ctx: Context, board: Board, state: State, seat: int) -> None:
-    """The player at `seat` gives up (declines, before their first move)."""
+    """The player at `seat` gives up. Before their first move, unless they
+    accepted the challenge, that declines it: the board ends unrated."""
     names = players_of(board)
-    winner = 1 - seat if len(names) == 2 else None
-    verb = "resigned" if has_moved(board, seat) else "declined the challenge"
-    reason = f"{names[seat]} {verb}"
-    if winner is not None:
-        reason += f"; {names[winner]} wins"
-    finish_board(ctx.session, board, winner, reason, ctx.now)
+    declined = can_decline(board, seat)
+    if declined:
+        winner = None
+        reason = f"{names[seat]} declined the challenge; not rated"
+    else:
+        winner = 1 - seat if len(names) == 2 else None
+        reason = f"{names[seat]} resigned"
+        if winner is not None:
+            reason += f"; {names[winner]} wins"
+    finish_board(ctx.session, board, winner, reason, ctx.now, counts_in_ratings=not declined)
     ctx.session.execute(delete(QueuedMove).where(QueuedMove.board_id == board.id))
     clear_votes(ctx, board)
     send_board(ctx, board, state)

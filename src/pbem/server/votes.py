@@ -14,6 +14,7 @@ from ..games import get_game
 from ..games.base import Game
 from ..store import Board, User, Vote
 from ..store.boards import finish_board, take_back
+from . import challenges
 from .accounts import authenticate, main_address
 from .board_mail import players_of
 from .context import Context, board_numbered, seat_of, send_board, usage
@@ -44,7 +45,11 @@ def vote(ctx: Context, game: Game, words: list[str], kind: str, form: str) -> No
 
 
 def accept(ctx: Context, game: Game, words: list[str]) -> None:
-    usage(f"{game.name} accept BOARD USERID PASSWORD", words, 3)
+    """With a board: vote for its proposals. Without: accept every open challenge."""
+    usage(f"{game.name} accept [BOARD] USERID PASSWORD", words, 2, 3)
+    if len(words) == 2:
+        challenges.accept_all(ctx, game, words)
+        return
     board, seat, user = voter(ctx, game, words)
     for kind in open_kinds(ctx, board):
         cast(ctx, board, seat, kind)
@@ -53,7 +58,11 @@ def accept(ctx: Context, game: Game, words: list[str]) -> None:
 
 
 def reject(ctx: Context, game: Game, words: list[str]) -> None:
-    usage(f"{game.name} reject BOARD USERID PASSWORD", words, 3)
+    """With a board: end its proposals. Without: decline every open challenge."""
+    usage(f"{game.name} reject [BOARD] USERID PASSWORD", words, 2, 3)
+    if len(words) == 2:
+        challenges.reject_all(ctx, game, words)
+        return
     board, _, user = voter(ctx, game, words)
     kinds = open_kinds(ctx, board)
     clear_votes(ctx, board)

@@ -139,14 +139,27 @@ def apply_move(
 
 
 def finish_board(
-    session: Session, board: Board, winner: int | None, reason: str, now: datetime
+    session: Session,
+    board: Board,
+    winner: int | None,
+    reason: str,
+    now: datetime,
+    *,
+    counts_in_ratings: bool = True,
 ) -> None:
     """End an active board by the server's rules (a resignation, an agreed
-    draw, a forfeit): not a move, so the record and version stay."""
+    draw, a forfeit): not a move, so the record and version stay. A board
+    that does not count (a declined challenge) is marked rated already."""
     claimed = session.execute(
         update(Board)
         .where(Board.id == board.id, Board.version == board.version, Board.status == "active")
-        .values(status="finished", winner=winner, result=reason, updated_at=now)
+        .values(
+            status="finished",
+            winner=winner,
+            result=reason,
+            updated_at=now,
+            rated=not counts_in_ratings,
+        )
         .execution_options(synchronize_session=False)
     )
     if claimed.rowcount != 1:

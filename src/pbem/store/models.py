@@ -91,6 +91,9 @@ class BoardPlayer(Base):
     )
     seat: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    # Accepted the challenge ('GAME accept USERID PASSWORD'): resigning before
+    # the first move is then a rated resignation, no longer a decline.
+    accepted: Mapped[bool] = mapped_column(default=False)
 
     board: Mapped[Board] = relationship(back_populates="players")
     user: Mapped[User] = relationship()

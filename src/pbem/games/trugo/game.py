@@ -20,7 +20,6 @@ class TrugoGame(Game):
     )
     can_pass = True
     can_undo = True
-    has_swap = False
 
     def new_state(self, options: Options) -> TrugoState:
         board = Board(options["size"], options["pieces"], options["no_stack"])

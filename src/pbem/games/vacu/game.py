@@ -35,7 +35,7 @@ class VacuGame(Game):
     )
     can_pass = True
     can_undo = True
-    has_swap = True  # the komi step: the second player picks a colour
+    swap_move = "black"  # the komi step: the second player takes Black, the first mover's side
     connection: ClassVar[bool] = False
 
     def check_options(self, options: Options) -> None:

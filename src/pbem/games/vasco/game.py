@@ -19,7 +19,6 @@ class VascoGame(Game):
     )
     can_pass = False
     can_undo = True
-    has_swap = False
 
     def new_state(self, options: Options) -> VascoState:
         return VascoState(self, options, Board(), options["size"], 0, (), None)

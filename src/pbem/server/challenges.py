@@ -1,0 +1,62 @@
+"""Answering challenges: `GAME accept USERID PASSWORD` and `GAME reject
+USERID PASSWORD` (no board number) take or decline every open challenge of
+that game at once.
+
+A challenge starts its board at once; it is open for a player until they
+move on it or accept it. Declining ends the board unrated. Accepting keeps
+it going and means a later resignation counts like any other.
+"""
+
+from __future__ import annotations
+
+from ..games.base import Game
+from ..store import Board, User
+from ..store.boards import boards_of, rebuild
+from .accounts import authenticate, main_address
+from .board_mail import players_of
+from .context import Context, seat_of
+from .errors import CommandError
+from .turns import can_decline, end_by_resignation
+
+
+def open_challenges(ctx: Context, game: Game, user: User) -> list[tuple[Board, int]]:
+    """The user's active boards of this game they could still decline, with their seat."""
+    found = []
+    for board in boards_of(ctx.session, user.id, game=game.name, active=True):
+        seat = seat_of(board, user)
+        if can_decline(board, seat):
+            found.append((board, seat))
+    if not found:
+        raise CommandError(
+            f"{user.userid} has no open {game.title} challenge: every active board is "
+            f"already accepted or moved on. '{game.name} games {user.userid}' lists them."
+        )
+    return found
+
+
+def accept_all(ctx: Context, game: Game, words: list[str]) -> None:
+    user = authenticate(ctx.session, words[0], words[1])
+    boards = open_challenges(ctx, game, user)
+    for board, seat in boards:
+        board.players[seat].accepted = True
+        for player in board.players:
+            if player.seat != seat:
+                ctx.reply.send(
+                    main_address(player.user),
+                    f"{game.title} Board {board.id} accepted by {user.userid}",
+                    f"{user.userid} accepts the challenge on board {board.id} "
+                    f"({' vs '.join(players_of(board))}).\n",
+                )
+    numbers = ", ".join(str(board.id) for board, _ in boards)
+    ctx.reply.send(
+        main_address(user),
+        f"{game.title} challenges accepted by {user.userid}",
+        f"You accept the {game.title} challenges on boards {numbers}. Resigning one now "
+        "counts as a loss, no longer as declining.\n",
+    )
+
+
+def reject_all(ctx: Context, game: Game, words: list[str]) -> None:
+    user = authenticate(ctx.session, words[0], words[1])
+    for board, seat in open_challenges(ctx, game, user):
+        end_by_resignation(ctx, board, rebuild(board), seat)
