@@ -631,3 +631,20 @@ def test_show_by_players(server: Server) -> None:
     assert "No next Vasco boards of alice" in none.body
     [error] = server.handle("x@example.org", "vasco show nobody")
     assert "There is no user 'nobody'" in error.body
+
+
+def test_a_mail_delivered_twice_runs_once(server: Server) -> None:
+    signup(server, "alice", "bob")
+    line = "vasco challenge alice bob"
+    first = server.handle("alice@example.org", line, message_id="<m1@example.org>")
+    assert len(first) == 2
+    assert server.handle("alice@example.org", line, message_id="<m1@example.org>") == []
+    [error] = server.handle("alice@example.org", "vasco fly", message_id="<m2@example.org>")
+    assert server.handle("alice@example.org", "vasco fly", message_id="<m2@example.org>") == []
+    body = "vasco show 1\nvasco show 1\n"
+    assert len(server.handle("x@example.org", "multiple", body, message_id="<m3@x>")) == 2
+    assert server.handle("x@example.org", "multiple", body, message_id="<m3@x>") == []
+    with server.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(Board)) == 1
+        shown = session.scalars(select(OutboxMessage).where(OutboxMessage.board_id == 1)).all()
+        assert {(m.board_version, m.board_seat) for m in shown} >= {(0, 0), (0, 1), (0, None)}

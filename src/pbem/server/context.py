@@ -14,7 +14,7 @@ from ..store import Board, Subscription, User
 from .accounts import find_address, main_address
 from .board_mail import board_body, subject
 from .errors import CommandError
-from .messages import Reply
+from .messages import BoardView, Reply
 
 
 @dataclass
@@ -114,16 +114,19 @@ def send_board(
         body = board_body(
             board, state, player.seat, comment=comment, commenter=commenter, watchers=names
         )
-        ctx.reply.send(main_address(user), topic, opening + body)
+        view = BoardView(board.id, board.version, player.seat)
+        ctx.reply.send(main_address(user), topic, opening + body, board=view)
         sent.add(main_address(user).lower())
+    onlooker = BoardView(board.id, board.version)
     for user in watchers:
         footer = (
             f"You follow board {board.id}: '{board.game} unsubscribe {user.userid} PASSWORD "
             f"{board.id}' stops these copies."
         )
         body = board_body(board, state, None, comment=comment, commenter=commenter, watchers=names)
-        ctx.reply.send(main_address(user), topic, opening + body, footer=footer)
+        ctx.reply.send(main_address(user), topic, opening + body, footer=footer, board=onlooker)
         sent.add(main_address(user).lower())
     involved = {a.address_key for p in board.players for a in p.user.addresses}
     if ctx.sender and ctx.sender.lower() not in sent | involved:
-        ctx.reply.send(ctx.sender, topic, opening + board_body(board, state, None, watchers=names))
+        body = board_body(board, state, None, watchers=names)
+        ctx.reply.send(ctx.sender, topic, opening + body, board=onlooker)

@@ -6,6 +6,8 @@ recipient when the command queued the mail, so no mail can forget it.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sqlalchemy.orm import Session
 
 from ..store import User
@@ -42,5 +44,5 @@ def with_footers(session: Session, messages: list[Outgoing]) -> list[Outgoing]:
     for message in messages:
         footer = message.footer if message.footer is not None else footer_for(session, message.to)
         body = message.body.rstrip("\n") + "\n\n" + footer + "\n"
-        signed.append(Outgoing(message.to, message.subject, body, message.in_reply_to, footer))
+        signed.append(replace(message, body=body, footer=footer))
     return signed

@@ -11,6 +11,16 @@ from ..store import OutboxMessage
 
 
 @dataclass(frozen=True)
+class BoardView:
+    """The board a mail shows: which, after which move, and for which seat
+    (None: an onlooker). The mail door draws it for the HTML part."""
+
+    board_id: int
+    version: int
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
 class Outgoing:
     """A mail the server sends: to whom, its subject and its body."""
 
@@ -19,6 +29,7 @@ class Outgoing:
     body: str
     in_reply_to: str | None = None
     footer: str | None = None  # None: the recipient's usual stop line, added on sending
+    board: BoardView | None = None
 
     def to_json(self) -> dict[str, object]:
         return {"to": list(self.to), "subject": self.subject, "body": self.body}
@@ -37,12 +48,14 @@ class Reply:
         body: str,
         *,
         footer: str | None = None,
+        board: BoardView | None = None,
     ) -> None:
         """Queue a mail; `footer` replaces the recipient's usual stop line
-        (every mail ends with how to stop it, see `with_footers`)."""
+        (every mail ends with how to stop it, see `with_footers`); `board`
+        is the board it shows."""
         addresses = (to,) if isinstance(to, str) else tuple(to)
         if addresses:
-            self.messages.append(Outgoing(addresses, subject, body, footer=footer))
+            self.messages.append(Outgoing(addresses, subject, body, footer=footer, board=board))
 
 
 def queue_messages(
@@ -57,6 +70,9 @@ def queue_messages(
                 subject=message.subject,
                 body=message.body,
                 in_reply_to=in_reply_to,
+                board_id=None if message.board is None else message.board.board_id,
+                board_version=None if message.board is None else message.board.version,
+                board_seat=None if message.board is None else message.board.seat,
                 attempts=0,
             )
         )

@@ -10,16 +10,17 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..store import Board
+from ..store import Board, ProcessedMessage
 from ..store.boards import rebuild
 from .board_mail import board_body, subject
 from .context import Context
 from .dispatch import run_command
 from .errors import CommandError
 from .footers import with_footers
-from .messages import Outgoing, Reply, queue_messages
+from .messages import BoardView, Outgoing, Reply, queue_messages
 from .ratings import rate_finished_boards
 from .tick import tick
 
@@ -39,6 +40,16 @@ def clean(text: str, *, one_line: bool) -> str:
     return _CONTROL.sub("\ufffd", text)
 
 
+def first_time(session: Session, key: str | None, now: datetime) -> bool:
+    """Record an incoming mail's key; False when it was handled before."""
+    if key is None:
+        return True
+    if session.get(ProcessedMessage, key[:400]) is not None:
+        return False
+    session.add(ProcessedMessage(key=key[:400], processed_at=now))
+    return True
+
+
 def utc_now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
@@ -56,10 +67,14 @@ class Server:
         self, sender: str, line: str, body: str = "", message_id: str | None = None
     ) -> list[Outgoing]:
         """Run one command from `sender` (or, for `multiple`, each line of
-        the body, one after the other); returns the mails queued."""
+        the body, one after the other); returns the mails queued.
+
+        With a `message_id`, a mail handled before (the same Message-ID) is
+        not run again and returns no mails: it is recorded in the same
+        transaction as the command's change."""
         if line.split()[:1] and line.split()[0].lower() == "multiple":
             return self._multiple(sender, line, body, message_id)
-        return self._one(sender, line, body, message_id)
+        return self._one(sender, line, body, message_id, message_id)
 
     def _multiple(
         self, sender: str, line: str, body: str, message_id: str | None
@@ -71,14 +86,16 @@ class Server:
                 line,
                 body,
                 message_id,
+                message_id,
                 CommandError(
                     f"'multiple' stands alone in the Subject, with 1 to {MAX_MULTIPLE} commands "
                     "in the body, one per line."
                 ),
             )
         messages: list[Outgoing] = []
-        for text in lines:
-            messages.extend(self._one(sender, text, "", message_id))
+        for number, text in enumerate(lines, 1):
+            key = None if message_id is None else f"{message_id} line {number}"
+            messages.extend(self._one(sender, text, "", message_id, key))
         return messages
 
     def _one(
@@ -87,6 +104,7 @@ class Server:
         line: str,
         body: str,
         message_id: str | None,
+        key: str | None,
         failure: CommandError | None = None,
     ) -> list[Outgoing]:
         now = self.clock()
@@ -105,6 +123,8 @@ class Server:
                     f"The message body is {len(body)} characters long; the most is {MAX_BODY}."
                 )
             with self.sessions.begin() as session:
+                if not first_time(session, key, now):
+                    return []
                 reply = Reply()
                 run_command(Context(session, sender, body, now, reply), line)
                 rate_finished_boards(session, now)
@@ -113,9 +133,19 @@ class Server:
             return messages
         except CommandError as error:
             with self.sessions.begin() as session:
+                if not first_time(session, key, now):
+                    return []
                 messages = with_footers(session, [self._error_mail(sender, line, body, error)])
                 queue_messages(session, messages, now, message_id)
             return messages
+        except IntegrityError:
+            if key is not None and self._seen(key):
+                return []  # the same mail, run by another process at the same moment
+            raise
+
+    def _seen(self, key: str) -> bool:
+        with self.sessions() as session:
+            return session.get(ProcessedMessage, key[:400]) is not None
 
     def tick(self) -> list[Outgoing]:
         """Run the periodic job once (nags, forfeits, digests, archiving)."""
@@ -129,6 +159,7 @@ class Server:
 
     def _error_mail(self, sender: str, line: str, body: str, error: CommandError) -> Outgoing:
         parts = [error.message, ""]
+        view = None
         if error.board is not None:
             with self.sessions() as session:
                 board = session.get(Board, error.board)
@@ -137,7 +168,9 @@ class Server:
                     parts += [f"The board ({subject(board, state)}):", ""]
                     parts.append(board_body(board, state, None).rstrip("\n"))
                     parts.append("")
+                    view = BoardView(board.id, board.version)
         parts.append("Your message was:")
         parts.append(f"> Subject: {line[:MAX_LINE]}")
         parts.extend(f"> {text}" for text in body[:2000].splitlines())
-        return Outgoing((sender,), f"pbem error: {line[:80]}", "\n".join(parts) + "\n")
+        subject_line = f"pbem error: {line[:80]}"
+        return Outgoing((sender,), subject_line, "\n".join(parts) + "\n", board=view)

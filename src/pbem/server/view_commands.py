@@ -20,6 +20,7 @@ from .context import (
     usage,
 )
 from .errors import CommandError
+from .messages import BoardView
 
 
 def board_at(ctx: Context, game: Game, word: str, form: str) -> tuple[Board, State]:
@@ -53,7 +54,8 @@ def show(ctx: Context, game: Game, words: list[str]) -> None:
     if sender_user is not None:
         seats = [p.seat for p in board.players if p.user_id == sender_user.id]
         seat = seats[0] if seats else None
-    ctx.reply.send(ctx.sender, subject(board, state), board_body(board, state, seat))
+    view = BoardView(board.id, len(state.moves), seat)
+    ctx.reply.send(ctx.sender, subject(board, state), board_body(board, state, seat), board=view)
 
 
 def show_players(ctx: Context, game: Game, words: list[str]) -> None:
@@ -102,7 +104,8 @@ def showas(ctx: Context, game: Game, words: list[str]) -> None:
     usage(form, words, 2)
     board, state = board_at(ctx, game, words[0], form)
     seat = seat_of(board, user_named(ctx.session, words[1]))
-    ctx.reply.send(ctx.sender, subject(board, state), board_body(board, state, seat))
+    view = BoardView(board.id, len(state.moves), seat)
+    ctx.reply.send(ctx.sender, subject(board, state), board_body(board, state, seat), board=view)
 
 
 def preview(ctx: Context, game: Game, words: list[str]) -> None:

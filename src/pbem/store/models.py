@@ -131,10 +131,27 @@ class OutboxMessage(Base):
     subject: Mapped[str] = mapped_column(String(300))
     body: Mapped[str] = mapped_column(Text)
     in_reply_to: Mapped[str | None] = mapped_column(String(300))
+    # Fixed when queued, so a retried delivery carries the same Message-ID.
+    message_id: Mapped[str | None] = mapped_column(String(300), index=True, unique=True)
+    # The board the mail shows (its move number and the reader's seat, None
+    # for an onlooker), for the picture in the HTML part.
+    board_id: Mapped[int | None]
+    board_version: Mapped[int | None]
+    board_seat: Mapped[int | None]
     attempts: Mapped[int] = mapped_column(default=0)
     next_attempt_at: Mapped[datetime | None]
     sent_at: Mapped[datetime | None]
     last_error: Mapped[str | None] = mapped_column(Text)
+
+
+class ProcessedMessage(Base):
+    """An incoming mail already handled (by Message-ID, one row per command
+    line): the same mail delivered twice runs once."""
+
+    __tablename__ = "processed_messages"
+
+    key: Mapped[str] = mapped_column(String(400), primary_key=True)
+    processed_at: Mapped[datetime]
 
 
 class Vote(Base):
