@@ -640,6 +640,7 @@ def test_a_mail_delivered_twice_runs_once(server: Server) -> None:
     assert len(first) == 2
     assert server.handle("alice@example.org", line, message_id="<m1@example.org>") == []
     [error] = server.handle("alice@example.org", "vasco fly", message_id="<m2@example.org>")
+    assert error.subject == "pbem error: vasco fly"
     assert server.handle("alice@example.org", "vasco fly", message_id="<m2@example.org>") == []
     body = "vasco show 1\nvasco show 1\n"
     assert len(server.handle("x@example.org", "multiple", body, message_id="<m3@x>")) == 2
