@@ -649,3 +649,20 @@ def test_a_mail_delivered_twice_runs_once(server: Server) -> None:
         assert session.scalar(select(func.count()).select_from(Board)) == 1
         shown = session.scalars(select(OutboxMessage).where(OutboxMessage.board_id == 1)).all()
         assert {(m.board_version, m.board_seat) for m in shown} >= {(0, 0), (0, 1), (0, None)}
+
+
+def test_stop_with_the_token_turns_mail_off(server: Server) -> None:
+    from pbem.server.footers import stop_token
+
+    signup(server, "alice")
+    with server.sessions() as session:
+        token = stop_token(session.scalars(select(User)).one())
+    [error] = server.handle("x@example.org", "stop alice 0123456789abcdef0123")
+    assert "not alice's stop token" in error.body
+    [done] = server.handle("x@example.org", f"stop ALICE {token.upper()}")
+    assert "alice gets no more board mail" in done.body
+    with server.sessions() as session:
+        assert session.scalars(select(User)).one().mail_preference == "none"
+    server.handle("alice@example.org", "change password alice pw-alice newpass1")
+    [error] = server.handle("x@example.org", f"stop alice {token}")
+    assert "not alice's stop token" in error.body

@@ -8,6 +8,7 @@ and how to write it instead.
 
 from __future__ import annotations
 
+import hmac
 import os
 
 from sqlalchemy import select
@@ -34,6 +35,7 @@ from .context import (
     usage,
 )
 from .errors import CommandError
+from .footers import stop_token
 from .help import command_list
 from .turns import end_by_resignation
 
@@ -173,6 +175,25 @@ def vacation(ctx: Context, words: list[str]) -> None:
             )
     ctx.reply.send(
         main_address(user), f"pbem vacation {user.userid} {choice}", f"You are {said}.\n"
+    )
+
+
+def stop(ctx: Context, words: list[str]) -> None:
+    """`stop USERID TOKEN`: no more mail, with the token from a mail's
+    List-Unsubscribe header instead of the password."""
+    usage("stop USERID TOKEN (the token comes in each mail's List-Unsubscribe header)", words, 2)
+    user = user_named(ctx.session, words[0])
+    if not hmac.compare_digest(words[1].lower(), stop_token(user)):
+        raise CommandError(
+            f"That is not {user.userid}'s stop token (it changes with the password): "
+            f"'mail {user.userid} PASSWORD none' does the same with the password."
+        )
+    user.mail_preference = "none"
+    ctx.reply.send(
+        ctx.sender,
+        f"pbem stop {user.userid}",
+        f"{user.userid} gets no more board mail. 'mail {user.userid} PASSWORD every' brings "
+        "it back.\n",
     )
 
 

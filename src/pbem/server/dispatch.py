@@ -25,6 +25,7 @@ GLOBAL_COMMANDS: dict[str, Command] = {
     "help": account_commands.help_command,
     "signup": account_commands.signup,
     "mail": account_commands.mail_preference,
+    "stop": account_commands.stop,
     "add": account_commands.add_address,
     "change": account_commands.change,
     "list": account_commands.list_users,

@@ -6,6 +6,7 @@ recipient when the command queued the mail, so no mail can forget it.
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import replace
 
 from sqlalchemy.orm import Session
@@ -19,6 +20,14 @@ STRANGER = (
     "only to answer commands and about games you play or follow: send nothing and "
     "nothing more comes."
 )
+
+
+def stop_token(user: User) -> str:
+    """A token that lets `stop USERID TOKEN` turn the user's mail off without
+    the password (for List-Unsubscribe): keyed by the password's hash, so it
+    is secret and changes with the password."""
+    digest = hmac.new(user.password_hash.encode(), b"stop:" + user.userid_key.encode(), "sha256")
+    return digest.hexdigest()[:20]
 
 
 def stop_line(user: User) -> str:

@@ -27,6 +27,8 @@ Words are separated by spaces; userids and commands ignore case.
                                       which mail you want: every board mail,
                                       one mail a day listing boards awaiting
                                       you, or none
+  stop USERID TOKEN                   no more mail, by the token in a mail's
+                                      List-Unsubscribe header
   GAME challenge USER1 USER2 [-OPTION ...] [--nagtime=D] [--forfeittime=D]
                  [--totaltime=D]      start a board; USER1 moves first
   GAME move BOARD USERID PASSWORD MOVE[#N]

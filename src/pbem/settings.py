@@ -1,0 +1,77 @@
+"""The server's settings: environment variables over an optional `pbem.toml`.
+
+Every setting has a default that works on a fresh machine; docs/operations.md
+lists them. In `pbem.toml` a setting is written in lower case without the
+`PBEM_` prefix (`smtp_port = 2525`), at the top level or under `[pbem]`;
+the environment variable (`PBEM_SMTP_PORT=2525`) wins over the file.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be read; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    address: str = "pbem@localhost"  # the server's own mail address
+    smtp_host: str = "127.0.0.1"  # where the SMTP listener listens
+    smtp_port: int = 2525
+    max_message_bytes: int = 10_000_000  # larger incoming mail is refused
+    smtp_url: str = ""  # the relay for outgoing mail; empty: the Maildir
+    maildir: str = "var/mail"  # where outgoing mail lands without a relay
+    imap_url: str = ""  # a mailbox `pbem poll` reads commands from
+    imap_seconds: float = 60.0  # how often `pbem poll` looks
+    tick_seconds: float = 3600.0  # how often the timeout job runs
+    delivery_seconds: float = 2.0  # how often the outbox is drained
+    web_url: str = ""  # the web door's address, for links in mails
+    database_url: str = ""  # PBEM_DATABASE_URL; empty: SQLite under var/
+
+    @property
+    def domain(self) -> str:
+        """The domain of the server's address, for Message-IDs."""
+        return self.address.rpartition("@")[2] or "localhost"
+
+
+def load_settings(
+    environ: dict[str, str] | None = None, config: str | Path | None = None
+) -> Settings:
+    """Settings from `config` (default: PBEM_CONFIG, else ./pbem.toml when
+    it exists), then the environment."""
+    env = os.environ if environ is None else environ
+    path = Path(config or env.get("PBEM_CONFIG") or "pbem.toml")
+    values: dict[str, Any] = {}
+    if path.exists():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+            raise SettingsError(f"{path} is not valid TOML: {error}") from None
+        values.update(data.get("pbem", {}) if isinstance(data.get("pbem"), dict) else {})
+        values.update({k: v for k, v in data.items() if k != "pbem"})
+    known = {field.name: field for field in fields(Settings)}
+    unknown = sorted(set(values) - set(known))
+    if unknown:
+        raise SettingsError(
+            f"{path}: unknown settings {', '.join(unknown)}; known: {', '.join(known)}"
+        )
+    for name in known:
+        variable = f"PBEM_{name.upper()}"
+        if variable in env:
+            values[name] = env[variable]
+    result: dict[str, Any] = {}
+    for name, value in values.items():
+        kind = known[name].type
+        try:
+            result[name] = (
+                int(value) if kind == "int" else float(value) if kind == "float" else str(value)
+            )
+        except ValueError:
+            raise SettingsError(f"The setting {name} must be a number, not {value!r}.") from None
+    return Settings(**result)
