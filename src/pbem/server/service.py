@@ -76,6 +76,13 @@ class Server:
             return self._multiple(sender, line, body, message_id)
         return self._one(sender, line, body, message_id, message_id)
 
+    def refuse(
+        self, sender: str, line: str, reason: str, message_id: str | None = None
+    ) -> list[Outgoing]:
+        """Answer a mail the doors could not take (too large, say) with an
+        error mail giving `reason`; runs nothing."""
+        return self._one(sender, line, "", message_id, message_id, CommandError(reason))
+
     def _multiple(
         self, sender: str, line: str, body: str, message_id: str | None
     ) -> list[Outgoing]:

@@ -1,0 +1,39 @@
+"""One incoming mail through the command layer: `pbem receive`, the SMTP
+listener and the IMAP poller all hand their mail to `receive`."""
+
+from __future__ import annotations
+
+import logging
+
+from ..server import Server
+from ..server.messages import Outgoing
+from ..settings import Settings
+from .inbound import Ignored, parse_message
+
+log = logging.getLogger("pbem.mail")
+
+
+def receive(server: Server, raw: bytes, settings: Settings) -> list[Outgoing]:
+    """Run the command the mail carries and return the mails it queued.
+
+    Machine-written mail is left unanswered; a mail over the size limit gets
+    an error reply. A database failure propagates, so the caller can make
+    the sending mail server try again later (nothing is lost)."""
+    parsed = parse_message(raw, settings.address)
+    if isinstance(parsed, Ignored):
+        log.info("ignored a mail: %s", parsed.reason)
+        return []
+    if len(raw) > settings.max_message_bytes:
+        size, most = len(raw) / 1e6, settings.max_message_bytes / 1e6
+        log.info("refused a %.1f MB mail from %s", size, parsed.sender)
+        return server.refuse(
+            parsed.sender,
+            parsed.command,
+            f"Your mail was {size:.1f} MB; the server reads mails up to {most:.1f} MB. "
+            "Send the command again without attachments.",
+            parsed.message_id,
+        )
+    messages = server.handle(parsed.sender, parsed.command, parsed.comment, parsed.message_id)
+    verb = " ".join(parsed.command.split()[:2])[:40]  # never the password
+    log.info("ran '%s ...' from %s: %d mails", verb, parsed.sender, len(messages))
+    return messages
