@@ -1,4 +1,4 @@
-# The two commands a newcomer needs: `make test` and (once the server lands) `make serve`.
+# The two commands a newcomer needs: `make serve` and `make test`.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -31,12 +31,10 @@ bench: $(STAMP)
 	$(PY) -m bench.playouts vacu --size 9 --seconds 20
 	$(PY) -m bench.playouts convacu --size 9 --seconds 20
 
-serve:
-	@echo "The mail and web doors are not built yet (issues 6 and 7), so there is no"
-	@echo "server to start. The command layer works from the command line, e.g.:"
-	@echo "  $(VENV)/bin/pbem send --from ann@example.org \"signup ann secret1\""
-	@echo "  $(VENV)/bin/pbem vasco preview new 2 a0,0 b1,0"
-	@exit 1
+# The whole server in one process: SMTP listener, mail delivery, the periodic
+# tick; it upgrades the database first. Settings: PBEM_* or pbem.toml.
+serve: $(STAMP)
+	$(VENV)/bin/pbem serve
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,7 +1,8 @@
-"""The `pbem` command: a thin door onto the games (and, later, the server).
+"""The `pbem` command: a thin door onto the games and the server.
 
     pbem <game> help
     pbem <game> preview new 2 [-option ...] [MOVE ...] [--json]
+    pbem serve | receive | poll | deliver | send | tick | db upgrade
 
 `preview new` replays moves on a new board without any database and prints
 the text board (or, with --json, the common JSON form of DESIGN.md). Exit
@@ -24,6 +25,7 @@ from .games.base import Game, OptionError, ReplayError, is_option
 
 if TYPE_CHECKING:
     from .server import Outgoing, Server
+    from .settings import Settings
 
 USAGE = f"""\
 usage: pbem <game> help
@@ -31,6 +33,10 @@ usage: pbem <game> help
        pbem db upgrade
        pbem send --from ADDRESS "COMMAND LINE" [--body TEXT] [--json]
        pbem tick
+       pbem serve
+       pbem receive < MESSAGE
+       pbem poll [--once]
+       pbem deliver
 
 Games: {", ".join(GAMES)}.
   help          print the rules of the game, as the server checks them
@@ -42,6 +48,14 @@ Games: {", ".join(GAMES)}.
                 (the body from --body or standard input) and print the mails
                 it produced; they also wait in the outbox for delivery
   tick          run the periodic job once: reminders, forfeits, digests
+  serve         run the server: the SMTP listener, mail delivery, the tick
+                (and the IMAP poller when PBEM_IMAP_URL is set)
+  receive       run the command of one mail read from standard input (for a
+                mail server's pipe delivery); exit 75 asks it to retry
+  poll          read commands from the mailbox PBEM_IMAP_URL names, every
+                PBEM_IMAP_SECONDS (--once: one look)
+  deliver       send the mails waiting in the outbox, once
+Settings: environment variables PBEM_* or ./pbem.toml (docs/operations.md).
 Example: pbem vasco preview new 2 a0,0 b1,0 a2,1
 """
 
@@ -57,12 +71,67 @@ def open_server() -> Iterator[Server]:
     from .server import Server
     from .store import make_engine, session_factory, upgrade
 
-    engine = make_engine()
+    engine = make_engine(settings().database_url or None)
     try:
         upgrade(engine)
         yield Server(session_factory(engine))
     finally:
         engine.dispose()
+
+
+def settings() -> Settings:
+    from .settings import SettingsError, load_settings
+
+    try:
+        return load_settings()
+    except SettingsError as error:
+        raise UsageError(str(error)) from error
+
+
+def mail_command(name: str, words: Sequence[str], out: TextIO) -> int:
+    """`serve`, `receive`, `poll [--once]` and `deliver`: the mail door."""
+    import logging
+
+    allowed = ["--once"] if name == "poll" else []
+    if any(word not in allowed for word in words):
+        raise UsageError(f"'pbem {name}' takes {' '.join(allowed) or 'no arguments'}.\n\n{USAGE}")
+    logging.basicConfig(
+        level=logging.INFO,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+        stream=sys.stderr,
+    )
+    config = settings()
+    if name == "serve":
+        from .serve import serve
+
+        serve(config, out=out)
+        return 0
+    with open_server() as server:
+        if name == "receive":
+            from .mail.receive import receive
+
+            try:
+                receive(server, sys.stdin.buffer.read(), config)
+            except Exception:
+                logging.getLogger("pbem.mail").exception("the mail could not be run")
+                return 75  # EX_TEMPFAIL: the mail server keeps the mail and retries
+            return 0
+        if name == "poll":
+            from .mail import imap_poll
+
+            if words:
+                out.write(f"poll: {imap_poll.poll_once(server, config)} mails processed.\n")
+            else:
+                import threading
+
+                imap_poll.poll_forever(server, config, threading.Event())
+            return 0
+        from .mail.delivery import deliver_due, transport_for
+
+        transport = transport_for(config)
+        sent = deliver_due(server.sessions, config, transport, server.clock())
+        out.write(f"deliver: {sent} mails sent to {transport.description}.\n")
+        return 0
 
 
 def write_mails(messages: Sequence[Outgoing], out: TextIO) -> None:
@@ -169,6 +238,8 @@ def run(argv: Sequence[str], out: TextIO) -> int:
         return send_command(argv[1:], out, sys.stdin)
     if argv[0] == "tick":
         return tick_command(argv[1:], out)
+    if argv[0] in ("serve", "receive", "poll", "deliver"):
+        return mail_command(argv[0], argv[1:], out)
     try:
         game = get_game(argv[0])
     except KeyError as error:

@@ -58,10 +58,11 @@ def header(message: Message, name: str) -> str:
     return "" if value is None else readable(" ".join(str(value).split()))
 
 
-def parse_message(raw: bytes, server_address: str) -> Incoming | Ignored:
-    """The command a mail carries, or why it must not be answered."""
+def parse_message(raw: bytes, server_address: str, envelope_sender: str = "") -> Incoming | Ignored:
+    """The command a mail carries, or why it must not be answered. The
+    envelope sender (SMTP's MAIL FROM) stands in for an unreadable From."""
     message = email.message_from_bytes(raw, policy=email.policy.default)
-    sender = sender_of(message)
+    sender = sender_of(message) or plain_address(envelope_sender)
     if not sender:
         return Ignored("no sender address")
     why = automatic(message, sender, server_address)
@@ -75,9 +76,18 @@ def parse_message(raw: bytes, server_address: str) -> Incoming | Ignored:
 def sender_of(message: Message) -> str:
     """The From address (replies go there, as pbmserv's did)."""
     addresses = [address for _, address in getaddresses([header(message, "From")]) if address]
-    if not addresses or "@" not in addresses[0] or len(addresses[0]) > 254:
+    return plain_address(addresses[0]) if addresses else ""
+
+
+def plain_address(address: str) -> str:
+    """The address when it is one mail can go back to, else ''."""
+    address = address.strip().strip("<>")
+    local, at, domain = address.rpartition("@")
+    if not (at and local and "." in domain) or len(address) > 254:
         return ""
-    return addresses[0].strip()
+    if any(c.isspace() or c in "\ufffd<>()," for c in address):
+        return ""
+    return address
 
 
 def automatic(message: Message, sender: str, server_address: str) -> str:

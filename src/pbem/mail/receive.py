@@ -13,13 +13,15 @@ from .inbound import Ignored, parse_message
 log = logging.getLogger("pbem.mail")
 
 
-def receive(server: Server, raw: bytes, settings: Settings) -> list[Outgoing]:
+def receive(
+    server: Server, raw: bytes, settings: Settings, envelope_sender: str = ""
+) -> list[Outgoing]:
     """Run the command the mail carries and return the mails it queued.
 
     Machine-written mail is left unanswered; a mail over the size limit gets
     an error reply. A database failure propagates, so the caller can make
     the sending mail server try again later (nothing is lost)."""
-    parsed = parse_message(raw, settings.address)
+    parsed = parse_message(raw, settings.address, envelope_sender)
     if isinstance(parsed, Ignored):
         log.info("ignored a mail: %s", parsed.reason)
         return []

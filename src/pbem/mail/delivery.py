@@ -1,0 +1,230 @@
+"""Draining the outbox: each queued mail is composed and handed to a
+transport (a Maildir under var/mail, or an SMTP relay), and marked sent only
+once the transport took it. Failures are retried with backoff, forever:
+nothing is lost, and `last_error` tells the host what went wrong.
+
+A row is claimed (leased) before it is sent, so several delivery loops, in
+one process or many, never send the same mail at once; a loop that dies
+mid-send leaves the lease to expire and the mail is sent again then (at
+most one duplicate, which SMTP itself allows).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import mailbox
+import smtplib
+import ssl
+import threading
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from sqlalchemy import or_, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from ..settings import Settings
+from ..store import OutboxMessage
+
+log = logging.getLogger("pbem.mail.delivery")
+
+LEASE = timedelta(minutes=5)  # how long a claimed mail is left to its loop
+BATCH = 100  # mails looked at per pass
+
+
+class Transport(Protocol):
+    """Where composed mail goes; `send` raises when it was not taken."""
+
+    description: str
+
+    def send(self, message: EmailMessage, sender: str, recipients: list[str]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class MaildirTransport:
+    """Every mail into one Maildir, so a newcomer can read what was sent."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.description = f"the Maildir {self.path.resolve()}"
+        self.box = mailbox.Maildir(self.path, create=True)
+
+    def send(self, message: EmailMessage, sender: str, recipients: list[str]) -> None:
+        self.box.add(message.as_bytes())
+
+    def close(self) -> None:
+        pass
+
+
+class SmtpTransport:
+    """A relay: `smtp://[user:password@]host[:port]` (STARTTLS when the
+    server offers it, required with `?starttls=required`) or
+    `smtps://...` (TLS from the start). One connection is kept per pass."""
+
+    def __init__(self, url: str, timeout: float = 30.0) -> None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+            raise ValueError(
+                "PBEM_SMTP_URL must look like smtp://user:password@host:587 or "
+                f"smtps://user:password@host:465, not {parts.scheme or 'no scheme'}://..."
+            )
+        self.tls = parts.scheme == "smtps"
+        self.host = parts.hostname
+        self.port = parts.port or (465 if self.tls else 25)
+        self.user = unquote(parts.username or "")
+        self.password = unquote(parts.password or "")
+        self.starttls = parse_qs(parts.query).get("starttls", ["auto"])[0]
+        self.timeout = timeout
+        self.description = f"the relay {parts.scheme}://{self.host}:{self.port}"
+        self.connection: smtplib.SMTP | None = None
+
+    def connect(self) -> smtplib.SMTP:
+        context = ssl.create_default_context()
+        if self.tls:
+            connection: smtplib.SMTP = smtplib.SMTP_SSL(
+                self.host, self.port, timeout=self.timeout, context=context
+            )
+        else:
+            connection = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+            connection.ehlo()
+            if connection.has_extn("starttls") and self.starttls != "no":
+                connection.starttls(context=context)
+                connection.ehlo()
+            elif self.starttls == "required":
+                connection.quit()
+                raise smtplib.SMTPException(f"{self.host} does not offer STARTTLS")
+        if self.user:
+            connection.login(self.user, self.password)
+        return connection
+
+    def send(self, message: EmailMessage, sender: str, recipients: list[str]) -> None:
+        if self.connection is None:
+            self.connection = self.connect()
+        try:
+            refused = self.connection.send_message(message, sender, recipients)
+        except (smtplib.SMTPServerDisconnected, OSError):
+            self.close()
+            raise
+        if refused:  # some recipients taken, some refused for good: the rest is sent
+            log.warning("the relay refused %s for %s", refused, message["Message-ID"])
+
+    def close(self) -> None:
+        if self.connection is not None:
+            with contextlib.suppress(smtplib.SMTPException, OSError):
+                self.connection.quit()
+            self.connection = None
+
+
+def transport_for(settings: Settings) -> Transport:
+    return (
+        SmtpTransport(settings.smtp_url)
+        if settings.smtp_url
+        else MaildirTransport(settings.maildir)
+    )
+
+
+def backoff(attempts: int) -> timedelta:
+    """The wait before the next try: 30 s, doubling, at most an hour."""
+    return timedelta(seconds=min(30 * 2 ** max(0, attempts - 1), 3600))
+
+
+def deliver_due(
+    sessions: sessionmaker[Session],
+    settings: Settings,
+    transport: Transport,
+    now: datetime,
+) -> int:
+    """Send every mail that is due; returns how many were sent."""
+    with sessions() as session:
+        due = session.scalars(
+            select(OutboxMessage.id)
+            .where(
+                OutboxMessage.sent_at.is_(None),
+                or_(OutboxMessage.next_attempt_at.is_(None), OutboxMessage.next_attempt_at <= now),
+            )
+            .order_by(OutboxMessage.id)
+            .limit(BATCH)
+        ).all()
+    sent = 0
+    try:
+        for row_id in due:
+            sent += deliver_one(sessions, settings, transport, row_id, now)
+    finally:
+        transport.close()
+    return sent
+
+
+def deliver_one(
+    sessions: sessionmaker[Session],
+    settings: Settings,
+    transport: Transport,
+    row_id: int,
+    now: datetime,
+) -> bool:
+    """Claim one mail, send it, and record how it went."""
+    from .compose import compose  # rendering pulls in cairosvg: only when sending
+
+    with sessions.begin() as session:
+        claimed = session.execute(
+            update(OutboxMessage)
+            .where(
+                OutboxMessage.id == row_id,
+                OutboxMessage.sent_at.is_(None),
+                or_(OutboxMessage.next_attempt_at.is_(None), OutboxMessage.next_attempt_at <= now),
+            )
+            .values(next_attempt_at=now + LEASE)
+            .execution_options(synchronize_session=False)
+        )
+        if claimed.rowcount != 1:
+            return False  # another loop has it, or it went out meanwhile
+        row = session.get_one(OutboxMessage, row_id)
+        if row.message_id is None:  # fixed before the first try, so retries keep it
+            row.message_id = make_msgid("pbem", domain=settings.domain)
+    try:
+        with sessions() as session:
+            row = session.get_one(OutboxMessage, row_id)
+            message = compose(session, row, settings)
+            recipients = list(row.recipients)
+        transport.send(message, settings.address, recipients)
+    except Exception as error:  # every failure is retried: nothing is lost
+        with sessions.begin() as session:
+            row = session.get_one(OutboxMessage, row_id)
+            row.attempts += 1
+            row.next_attempt_at = now + backoff(row.attempts)
+            row.last_error = f"{type(error).__name__}: {error}"[:2000]
+        log.warning("mail %s not delivered (try %s): %s", row_id, row.attempts, error)
+        transport.close()
+        return False
+    with sessions.begin() as session:
+        row = session.get_one(OutboxMessage, row_id)
+        row.attempts += 1
+        row.sent_at = now
+        row.last_error = None
+    return True
+
+
+def delivery_loop(
+    sessions: sessionmaker[Session],
+    settings: Settings,
+    stop: threading.Event,
+    wake: threading.Event,
+    clock: Callable[[], datetime],
+) -> None:
+    """Drain the outbox every `delivery_seconds`, or sooner when woken."""
+    transport = transport_for(settings)
+    log.info("outgoing mail goes to %s", transport.description)
+    while not stop.is_set():
+        try:
+            sent = deliver_due(sessions, settings, transport, clock())
+            if sent:
+                log.info("delivered %d mails to %s", sent, transport.description)
+        except Exception:  # the database away, say: try again next round
+            log.exception("the delivery pass failed; trying again")
+        wake.wait(settings.delivery_seconds)
+        wake.clear()

@@ -1,0 +1,109 @@
+"""`pbem serve` (what `make serve` starts): one process running the SMTP
+listener, the outbox delivery loop, the periodic tick and, when a mailbox
+is configured, the IMAP poller; logging to the console."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import TextIO
+
+from .mail.delivery import delivery_loop, transport_for
+from .mail.listener import start_listener
+from .server import Server
+from .server.service import utc_now
+from .settings import Settings
+from .store import database_url, make_engine, session_factory, upgrade
+
+log = logging.getLogger("pbem.serve")
+
+
+def tick_loop(server: Server, seconds: float, stop: threading.Event, wake: threading.Event) -> None:
+    """The timeout job now and every `seconds`: nags, forfeits, digests."""
+    while not stop.is_set():
+        try:
+            if server.tick():
+                wake.set()
+        except Exception:
+            log.exception("the tick failed; trying again at the next one")
+        stop.wait(seconds)
+
+
+def banner(settings: Settings, url: str, outgoing: str) -> str:
+    """What a newcomer needs to see: where it listens, where mail lands, and
+    a first command to try."""
+    shown = url.split("@")[-1] if "@" in url else url  # never print a password
+    where = settings.smtp_host, settings.smtp_port
+    maildir = Path(settings.maildir).resolve()
+    lines = [
+        "pbem is running. Stop it with Ctrl-C.",
+        f"  Mail to {settings.address} is taken on {where[0]}:{where[1]} (SMTP).",
+        f"  Outgoing mail goes to {outgoing}.",
+        f"  The database is {shown}.",
+        "",
+        "Send a first command from another terminal:",
+        '  .venv/bin/pbem send --from you@example.org "help"',
+        "or with any SMTP client, for instance:",
+        f"  python3 -c \"import smtplib; smtplib.SMTP('{where[0]}', {where[1]}).sendmail("
+        f"'you@example.org', ['{settings.address}'], 'Subject: help\\r\\n\\r\\n')\"",
+    ]
+    if not settings.smtp_url:
+        lines += ["and read the answer in the Maildir:", f"  ls {maildir}/new; cat {maildir}/new/*"]
+    if settings.imap_url:
+        lines.append("  Commands are also read from the mailbox PBEM_IMAP_URL names.")
+    return "\n".join(lines) + "\n"
+
+
+def serve(
+    settings: Settings,
+    *,
+    stop: threading.Event | None = None,
+    clock: Callable[[], datetime] = utc_now,
+    out: TextIO = sys.stdout,
+) -> None:
+    """Run until `stop` is set (or SIGINT/SIGTERM)."""
+    stop = stop or threading.Event()
+    url = settings.database_url or database_url()
+    engine = make_engine(url)
+    upgrade(engine)
+    sessions = session_factory(engine)
+    server = Server(sessions, clock)
+    wake = threading.Event()
+    outgoing = transport_for(settings).description
+    controller = start_listener(server, settings, wake)
+    threads = [
+        threading.Thread(
+            target=delivery_loop, args=(sessions, settings, stop, wake, clock), name="delivery"
+        ),
+        threading.Thread(
+            target=tick_loop, args=(server, settings.tick_seconds, stop, wake), name="tick"
+        ),
+    ]
+    if settings.imap_url:
+        from .mail.imap_poll import poll_forever
+
+        threads.append(
+            threading.Thread(target=poll_forever, args=(server, settings, stop), name="imap")
+        )
+    for thread in threads:
+        thread.start()
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, lambda *_: stop.set())
+    out.write(banner(settings, url, outgoing))
+    out.flush()
+    try:
+        stop.wait()
+    finally:
+        stop.set()
+        wake.set()
+        controller.stop()
+        for thread in threads:
+            thread.join(timeout=30)
+        engine.dispose()
+        log.info("stopped")

@@ -1,0 +1,73 @@
+"""`make serve` on a fresh clone, as a newcomer runs it: it builds its
+virtual environment, upgrades the database, starts, and answers a first
+`help` mail into the Maildir it names."""
+
+from __future__ import annotations
+
+import os
+import signal
+import smtplib
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from tests.mail.smtp_world import free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_make_serve_from_a_fresh_clone_answers_a_first_mail(tmp_path: Path) -> None:
+    clone = tmp_path / "pbem"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "VIRTUAL_ENV"))}
+    env |= {"PBEM_SMTP_PORT": str(port), "PBEM_TICK_SECONDS": "3600"}
+    process = subprocess.Popen(
+        ["make", "serve"],
+        cwd=clone,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    output: list[str] = []
+    started = threading.Event()
+
+    def read() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            output.append(line)
+            if "pbem is running" in line:
+                started.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        assert started.wait(900), "".join(output[-40:])
+        time.sleep(0.5)  # the rest of the banner
+        banner = "".join(output)
+        assert f"127.0.0.1:{port}" in banner and "var/mail" in banner
+        assert 'pbem send --from you@example.org "help"' in banner
+        with smtplib.SMTP("127.0.0.1", port, timeout=30) as smtp:
+            smtp.sendmail(
+                "newcomer@example.org",
+                ["pbem@localhost"],
+                b"From: newcomer@example.org\r\nSubject: help\r\n"
+                b"Message-ID: <1@example.org>\r\n\r\n",
+            )
+        new = clone / "var" / "mail" / "new"
+        deadline = time.monotonic() + 60
+        answers: list[bytes] = []
+        while time.monotonic() < deadline and not answers:
+            answers = [p.read_bytes() for p in new.glob("*")] if new.exists() else []
+            time.sleep(0.2)
+        assert answers, "".join(output[-40:])
+        [answer] = answers
+        assert b"Subject: pbem help" in answer and b"To: newcomer@example.org" in answer
+        assert (clone / "var" / "pbem.sqlite3").exists()
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(60)
+        reader.join(5)
