@@ -106,19 +106,23 @@ def mail_command(name: str, words: Sequence[str], out: TextIO) -> int:
 
         serve(config, out=out)
         return 0
-    with open_server() as server:
-        if name == "receive":
-            from .mail.receive import receive
+    if name == "receive":
+        from .mail.receive import receive
 
-            try:
-                receive(server, sys.stdin.buffer.read(), config)
-            except Exception:
-                logging.getLogger("pbem.mail").exception("the mail could not be run")
-                return 75  # EX_TEMPFAIL: the mail server keeps the mail and retries
-            return 0
+        raw = sys.stdin.buffer.read()
+        try:
+            with open_server() as server:
+                receive(server, raw, config)
+        except Exception:
+            logging.getLogger("pbem.mail").exception("the mail could not be run")
+            return 75  # EX_TEMPFAIL: the mail server keeps the mail and retries
+        return 0
+    with open_server() as server:
         if name == "poll":
             from .mail import imap_poll
 
+            if not config.imap_url:
+                raise UsageError("pbem poll reads the mailbox PBEM_IMAP_URL names; set it first.")
             if words:
                 out.write(f"poll: {imap_poll.poll_once(server, config)} mails processed.\n")
             else:

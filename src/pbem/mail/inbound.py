@@ -13,6 +13,7 @@ import email.policy
 import re
 from dataclasses import dataclass
 from email.message import EmailMessage, Message
+from email.parser import BytesHeaderParser
 from email.utils import getaddresses
 from html.parser import HTMLParser
 
@@ -58,10 +59,16 @@ def header(message: Message, name: str) -> str:
     return "" if value is None else readable(" ".join(str(value).split()))
 
 
-def parse_message(raw: bytes, server_address: str, envelope_sender: str = "") -> Incoming | Ignored:
+def parse_message(
+    raw: bytes, server_address: str, envelope_sender: str = "", *, headers_only: bool = False
+) -> Incoming | Ignored:
     """The command a mail carries, or why it must not be answered. The
-    envelope sender (SMTP's MAIL FROM) stands in for an unreadable From."""
-    message = email.message_from_bytes(raw, policy=email.policy.default)
+    envelope sender (SMTP's MAIL FROM) stands in for an unreadable From.
+    `headers_only` skips the body (of a mail too large to read)."""
+    if headers_only:
+        message = BytesHeaderParser(policy=email.policy.default).parsebytes(raw)
+    else:
+        message = email.message_from_bytes(raw, policy=email.policy.default)
     sender = sender_of(message) or plain_address(envelope_sender)
     if not sender:
         return Ignored("no sender address")
@@ -70,7 +77,8 @@ def parse_message(raw: bytes, server_address: str, envelope_sender: str = "") ->
         return Ignored(why)
     command = _PREFIX.sub("", header(message, "Subject"), count=1).strip()
     message_id = header(message, "Message-ID") or None
-    return Incoming(sender, command, comment_of(message), message_id)
+    comment = "" if headers_only else comment_of(message)
+    return Incoming(sender, command, comment, message_id)
 
 
 def sender_of(message: Message) -> str:

@@ -13,6 +13,10 @@ from .inbound import Ignored, parse_message
 log = logging.getLogger("pbem.mail")
 
 
+def readable_size(count: int) -> str:
+    return f"{count / 1e6:.1f} MB" if count >= 100_000 else f"{count / 1e3:.1f} kB"
+
+
 def receive(
     server: Server, raw: bytes, settings: Settings, envelope_sender: str = ""
 ) -> list[Outgoing]:
@@ -21,17 +25,18 @@ def receive(
     Machine-written mail is left unanswered; a mail over the size limit gets
     an error reply. A database failure propagates, so the caller can make
     the sending mail server try again later (nothing is lost)."""
-    parsed = parse_message(raw, settings.address, envelope_sender)
+    too_large = len(raw) > settings.max_message_bytes
+    parsed = parse_message(raw, settings.address, envelope_sender, headers_only=too_large)
     if isinstance(parsed, Ignored):
         log.info("ignored a mail: %s", parsed.reason)
         return []
-    if len(raw) > settings.max_message_bytes:
-        size, most = len(raw) / 1e6, settings.max_message_bytes / 1e6
-        log.info("refused a %.1f MB mail from %s", size, parsed.sender)
+    if too_large:
+        size, most = readable_size(len(raw)), readable_size(settings.max_message_bytes)
+        log.info("refused a mail of %s from %s", size, parsed.sender)
         return server.refuse(
             parsed.sender,
             parsed.command,
-            f"Your mail was {size:.1f} MB; the server reads mails up to {most:.1f} MB. "
+            f"Your mail was {size}; the server reads mails up to {most}. "
             "Send the command again without attachments.",
             parsed.message_id,
         )

@@ -69,7 +69,7 @@ def queue_messages(
                 recipients=list(message.to),
                 subject=message.subject,
                 body=message.body,
-                in_reply_to=in_reply_to,
+                in_reply_to=None if in_reply_to is None else in_reply_to[:300],
                 board_id=None if message.board is None else message.board.board_id,
                 board_version=None if message.board is None else message.board.version,
                 board_seat=None if message.board is None else message.board.seat,
