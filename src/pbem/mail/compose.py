@@ -1,0 +1,219 @@
+"""The mail as sent: an outbox row made into a MIME message.
+
+The text body is the mail pbmserv players know and is always sent as is. A
+mail that shows a board also gets an HTML alternative with the board drawn
+as an inline PNG, the move list as a table, a link to the board's web page,
+and the whole text again, so a reader who sees only the HTML misses nothing.
+Drawing the board is a nicety: when it fails the text-only mail goes out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import logging
+import re
+from datetime import UTC
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.policy import default as default_policy
+from email.utils import format_datetime
+from functools import lru_cache
+from urllib.parse import quote
+
+from sqlalchemy.orm import Session
+
+from ..games import get_game
+from ..games.base import Options
+from ..server.accounts import find_address
+from ..server.footers import stop_token
+from ..settings import Settings
+from ..store import Board, MoveRow, OutboxMessage
+from ..store.boards import options_of
+
+logger = logging.getLogger("pbem.mail.compose")
+
+BOARD_WIDTH = 560  # pixels: wide enough to read, narrow enough for a phone or a mail pane
+# 7-bit clean: non-ASCII text goes quoted-printable (or base64), so a relay
+# without 8BITMIME takes it too (smtplib never asks for BODY=8BITMIME).
+MAIL_POLICY = default_policy.clone(cte_type="7bit")
+_FONT = "font-family:Helvetica,Arial,sans-serif"
+_BLANKS = re.compile(r"\s+")
+
+
+def compose(session: Session, row: OutboxMessage, settings: Settings) -> EmailMessage:
+    """The message to send for an outbox row (its `message_id` already set).
+
+    Built the same way on every attempt, so a retried delivery sends the
+    same mail; only the MIME boundaries differ."""
+    message = EmailMessage(policy=MAIL_POLICY)
+    message["From"] = Address("pbem", addr_spec=settings.address)
+    message["To"] = ", ".join(row.recipients)
+    message["Subject"] = _one_line(row.subject)
+    created = row.created_at
+    created = created.replace(tzinfo=UTC) if created.tzinfo is None else created.astimezone(UTC)
+    message["Date"] = format_datetime(created)
+    if row.message_id:
+        message["Message-ID"] = _angled(row.message_id)
+    answered = _angled(row.in_reply_to) if row.in_reply_to else ""
+    if answered:
+        message["In-Reply-To"] = answered
+        message["References"] = answered
+    # RFC 3834: machine-made mail; vacation responders and Exchange stay quiet.
+    message["Auto-Submitted"] = "auto-replied" if answered else "auto-generated"
+    message["X-Auto-Response-Suppress"] = "All"
+    unsubscribe = _list_unsubscribe(session, row, settings)
+    if unsubscribe:
+        message["List-Unsubscribe"] = unsubscribe
+
+    message.set_content(row.body, subtype="plain", charset="utf-8")
+    if row.board_id is not None:
+        try:
+            html_text, png, cid = _board_html(session, row, settings)
+        except Exception as error:  # the picture is a nicety; the mail must go out
+            logger.warning(
+                "Outbox mail %s goes without its HTML part: board %s could not be drawn (%s: %s)",
+                row.id,
+                row.board_id,
+                type(error).__name__,
+                error,
+                exc_info=True,
+            )
+        else:
+            message.add_alternative(html_text, subtype="html", charset="utf-8")
+            html_part = message.get_payload()[1]
+            del html_part["MIME-Version"]  # the library adds it to the nested part too
+            html_part.add_related(
+                png,
+                maintype="image",
+                subtype="png",
+                cid=f"<{cid}>",
+                disposition="inline",
+                filename=f"board-{row.board_id}.png",
+            )
+    return message
+
+
+def _one_line(text: str) -> str:
+    """A header value: line breaks would be refused (or smuggle headers)."""
+    return text.replace("\r", " ").replace("\n", " ")
+
+
+def _angled(message_id: str) -> str:
+    """A Message-ID in its <...> form, whitespace removed, whichever form came."""
+    bare = _BLANKS.sub("", message_id).strip("<>")
+    return f"<{bare}>" if bare else ""
+
+
+def _list_unsubscribe(session: Session, row: OutboxMessage, settings: Settings) -> str | None:
+    """`<mailto:SERVER?subject=stop USERID TOKEN>` when the mail goes to one
+    player's address: one click turns their mail off without a password."""
+    if len(row.recipients) != 1:
+        return None
+    address = find_address(session, row.recipients[0])
+    if address is None:
+        return None
+    user = address.user
+    command = quote(f"stop {user.userid} {stop_token(user)}", safe="")
+    return f"<mailto:{quote(settings.address, safe='@')}?subject={command}>"
+
+
+def _board_html(session: Session, row: OutboxMessage, settings: Settings) -> tuple[str, bytes, str]:
+    """The HTML part of a board mail, its PNG and the PNG's Content-ID (bare).
+
+    Raises when the board is gone or cannot be drawn; the caller then sends
+    the text alone."""
+    board = session.get(Board, row.board_id)
+    if board is None:
+        raise LookupError("the board is not in the database")
+    version = board.version if row.board_version is None else row.board_version
+    moves = list(board.moves[:version])
+    # An undo since the mail was queued: the record no longer has that move,
+    # or has another one played in its place. Either way no picture of a
+    # position the text does not show.
+    if len(moves) != version:
+        raise LookupError(f"the board has {len(board.moves)} moves, the mail shows {version}")
+    if moves and moves[-1].played_at > row.created_at:
+        raise LookupError(f"move {version} was taken back and played again since")
+    png = board_png(board.game, options_of(board), tuple(move.text for move in moves))
+    width, height = png_size(png)
+    digest = hashlib.sha256((row.message_id or str(row.id)).encode()).hexdigest()[:16]
+    cid = f"board{board.id}.{version}.{digest}@{settings.domain}"
+
+    title = get_game(board.game).title
+    alt = (
+        f"{title} board {board.id} after move {version}" if version else f"{title} board {board.id}"
+    )
+    parts = [
+        '<!DOCTYPE html><html><head><meta charset="utf-8">',
+        f"<title>{html.escape(row.subject)}</title></head>",
+        f'<body style="margin:0;padding:16px;{_FONT};color:#222;background:#fff">',
+        f'<h1 style="font-size:20px;margin:0 0 12px">{html.escape(row.subject)}</h1>',
+        f'<p style="margin:0 0 12px"><img src="cid:{html.escape(cid)}" width="{width}" '
+        f'height="{height}" alt="{html.escape(alt)}" '
+        'style="display:block;max-width:100%;height:auto;border:0"></p>',
+    ]
+    parts.append(_move_table(board, moves))
+    if settings.web_url:
+        link = f"{settings.web_url.rstrip('/')}/{board.game}/{board.id}"
+        parts.append(
+            f'<p style="margin:0 0 12px"><a href="{html.escape(link)}" style="color:#0645ad">'
+            f"See the board on the web</a></p>"
+        )
+    parts.append(
+        "<pre style=\"font-family:Menlo,Consolas,'DejaVu Sans Mono',monospace;font-size:13px;"
+        f'line-height:1.25;margin:16px 0 0">{html.escape(row.body)}</pre>'
+    )
+    parts.append("</body></html>\n")
+    return "\n".join(parts), png, cid
+
+
+def _move_table(board: Board, moves: list[MoveRow]) -> str:
+    """The moves as a table: number, player, move (its note), (auto)."""
+    if not moves:
+        return '<p style="margin:0 0 12px">No moves yet.</p>'
+    names = {player.seat: player.user.userid for player in board.players}
+    cell = 'style="padding:2px 12px 2px 0;text-align:left;vertical-align:top"'
+    rows = [
+        '<table style="border-collapse:collapse;margin:0 0 12px;font-size:14px">',
+        f"<tr><th {cell}>#</th><th {cell}>Player</th><th {cell}>Move</th></tr>",
+    ]
+    for move in moves:
+        text = html.escape(move.text)
+        if move.note:
+            text += f' <span style="color:#666">({html.escape(move.note)})</span>'
+        if move.auto:
+            text += ' <span style="color:#666">(auto)</span>'
+        name = html.escape(names.get(move.seat, f"seat {move.seat + 1}"))
+        rows.append(
+            f"<tr><td {cell}>{move.number}.</td><td {cell}>{name}</td>"
+            f"<td {cell}><code>{text}</code></td></tr>"
+        )
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+@lru_cache(maxsize=32)
+def board_png(
+    game: str, options: Options, moves: tuple[str, ...], width: int = BOARD_WIDTH
+) -> bytes:
+    """The board after `moves`, drawn as a PNG `width` pixels wide.
+
+    Cached: one delivery pass mails the same position to every player and
+    subscriber. The key is the record itself, so it cannot go stale.
+    cairosvg is imported here: without libcairo the import fails (OSError),
+    and that must cost the picture, never the mail."""
+    import cairosvg
+
+    svg = get_game(game).replay(options, moves).svg_board()
+    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width)
+    if not isinstance(png, bytes) or not png.startswith(b"\x89PNG\r\n\x1a\n"):
+        raise ValueError("cairosvg did not return a PNG")
+    return png
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """(width, height) from a PNG's IHDR chunk."""
+    if png[:8] != b"\x89PNG\r\n\x1a\n" or png[12:16] != b"IHDR":
+        raise ValueError("not a PNG")
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
