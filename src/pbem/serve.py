@@ -8,6 +8,7 @@ import logging
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -92,13 +93,17 @@ def serve(
         )
     for thread in threads:
         thread.start()
+    # The handler only notes the signal: setting an Event there could deadlock
+    # on the lock the interrupted main thread holds inside that same Event.
+    signalled: list[int] = []
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(signum, lambda *_: stop.set())
+            signal.signal(signum, lambda number, _frame: signalled.append(number))
     out.write(banner(settings, url, outgoing))
     out.flush()
     try:
-        stop.wait()
+        while not signalled and not stop.is_set():
+            time.sleep(0.2)
     finally:
         stop.set()
         wake.set()
