@@ -65,7 +65,8 @@ class MaildirTransport:
 class SmtpTransport:
     """A relay: `smtp://[user:password@]host[:port]` (STARTTLS when the
     server offers it, required with `?starttls=required`) or
-    `smtps://...` (TLS from the start). One connection is kept per pass."""
+    `smtps://...` (TLS from the start); `?cafile=PATH` trusts a private
+    certificate authority. One connection is kept per pass."""
 
     def __init__(self, url: str, timeout: float = 30.0) -> None:
         parts = urlsplit(url)
@@ -79,13 +80,15 @@ class SmtpTransport:
         self.port = parts.port or (465 if self.tls else 25)
         self.user = unquote(parts.username or "")
         self.password = unquote(parts.password or "")
-        self.starttls = parse_qs(parts.query).get("starttls", ["auto"])[0]
+        query = parse_qs(parts.query)
+        self.starttls = query.get("starttls", ["auto"])[0]
+        self.cafile = query.get("cafile", [None])[0]
         self.timeout = timeout
         self.description = f"the relay {parts.scheme}://{self.host}:{self.port}"
         self.connection: smtplib.SMTP | None = None
 
     def connect(self) -> smtplib.SMTP:
-        context = ssl.create_default_context()
+        context = ssl.create_default_context(cafile=self.cafile)
         if self.tls:
             connection: smtplib.SMTP = smtplib.SMTP_SSL(
                 self.host, self.port, timeout=self.timeout, context=context
