@@ -666,3 +666,15 @@ def test_stop_with_the_token_turns_mail_off(server: Server) -> None:
     server.handle("alice@example.org", "change password alice pw-alice newpass1")
     [error] = server.handle("x@example.org", f"stop alice {token}")
     assert "not alice's stop token" in error.body
+
+
+def test_a_door_that_vouches_for_a_user_needs_no_password(server: Server) -> None:
+    challenge(server)
+    messages = server.handle("alice@example.org", "vasco move 1 alice - a0,0#1", as_user="ALICE")
+    assert all(m.subject == "Vasco Board 1 bob" for m in messages)
+    [error] = server.handle("bob@example.org", "vasco move 1 bob - b1,0#2", as_user="alice")
+    assert "'bob' and that password do not match" in error.body
+    [error] = server.handle(
+        "alice@example.org", "change password alice - newpass1", as_user="alice"
+    )  # a password change always asks for the password
+    assert "'alice' and that password do not match" in error.body

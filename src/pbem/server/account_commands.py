@@ -31,6 +31,7 @@ from .board_mail import board_body, subject
 from .context import (
     Context,
     game_named,
+    login,
     seat_of,
     usage,
 )
@@ -83,7 +84,7 @@ def signup(ctx: Context, words: list[str]) -> None:
 
 def mail_preference(ctx: Context, words: list[str]) -> None:
     usage("mail USERID PASSWORD every|digest|none", words, 3)
-    user = authenticate(ctx.session, words[0], words[1])
+    user = login(ctx, words[0], words[1])
     choice = words[2].lower()
     if choice not in MAIL_PREFERENCES:
         raise CommandError(f"'{words[2][:20]}' is no mail preference: write every, digest or none.")
@@ -102,7 +103,7 @@ def mail_preference(ctx: Context, words: list[str]) -> None:
 
 def add_address(ctx: Context, words: list[str]) -> None:
     usage("add USERID PASSWORD ADDRESS", words, 3)
-    user = authenticate(ctx.session, words[0], words[1])
+    user = login(ctx, words[0], words[1])
     address = check_address(words[2])
     if find_address(ctx.session, address) is not None:
         raise CommandError(f"The address {address} already belongs to an account: add another one.")
@@ -156,7 +157,7 @@ def change(ctx: Context, words: list[str]) -> None:
 def vacation(ctx: Context, words: list[str]) -> None:
     """`vacation USERID PASSWORD on|off`: no nags or forfeits while on."""
     usage("vacation USERID PASSWORD on|off", words, 3)
-    user = authenticate(ctx.session, words[0], words[1])
+    user = login(ctx, words[0], words[1])
     choice = words[2].lower()
     if choice not in ("on", "off"):
         raise CommandError("Write on or off: vacation USERID PASSWORD on|off")
@@ -217,7 +218,7 @@ def signoff(ctx: Context, words: list[str]) -> None:
 
 def signon(ctx: Context, words: list[str]) -> None:
     usage("signon USERID PASSWORD", words, 2)
-    user = authenticate(ctx.session, words[0], words[1])
+    user = login(ctx, words[0], words[1])
     if not user.signed_off:
         raise CommandError(f"{user.userid} has not signed off: there is nothing to come back from.")
     user.signed_off = False
@@ -246,7 +247,7 @@ def delete_account(ctx: Context, words: list[str]) -> None:
 def broadcast(ctx: Context, words: list[str]) -> None:
     """`broadcast USERID PASSWORD`: the body to every player (administrators only)."""
     usage("broadcast USERID PASSWORD (the message in the body)", words, 2)
-    user = authenticate(ctx.session, words[0], words[1])
+    user = login(ctx, words[0], words[1])
     if user.userid_key not in administrators():
         raise CommandError(
             "Only the server's administrators may broadcast (PBEM_ADMINS names them)."
@@ -285,7 +286,7 @@ def board_players_of(ctx: Context, user: User) -> list[BoardPlayer]:
 def message(ctx: Context, words: list[str]) -> None:
     """A private message: the body goes to another player."""
     usage("message USERID PASSWORD TOUSERID (the message in the body)", words, 3)
-    user = authenticate(ctx.session, words[0], words[1])
+    user = login(ctx, words[0], words[1])
     target = user_named(ctx.session, words[2])
     if not ctx.body.strip():
         raise CommandError("A message needs words: write them in the body of the mail.")

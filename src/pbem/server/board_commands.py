@@ -18,7 +18,6 @@ from ..store import Board, PendingMove, User
 from ..store.boards import StaleBoard, apply_move, create_board, rebuild
 from . import turns, votes
 from .accounts import (
-    authenticate,
     main_address,
     user_named,
 )
@@ -26,6 +25,7 @@ from .board_mail import players_of
 from .context import (
     Context,
     board_numbered,
+    login,
     seat_of,
     send_board,
     split_move_number,
@@ -130,7 +130,7 @@ def your_turn(
     the `#N` guard, and whose turn it is. Returns (board, user, move, N)."""
     usage(form, words, 4)
     board = board_numbered(ctx, game, words[0])
-    user = authenticate(ctx.session, words[1], words[2])
+    user = login(ctx, words[1], words[2])
     seat = seat_of(board, user)
     text, number = split_move_number(words[3], form)
     if number is not None and number != board.version + 1:
@@ -235,7 +235,7 @@ def submit(ctx: Context, game: Game, words: list[str]) -> None:
 def confirm(ctx: Context, game: Game, words: list[str]) -> None:
     usage(f"{game.name} confirm BOARD USERID PASSWORD", words, 3)
     board = board_numbered(ctx, game, words[0])
-    user = authenticate(ctx.session, words[1], words[2])
+    user = login(ctx, words[1], words[2])
     seat = seat_of(board, user)
     pending = ctx.session.scalar(
         select(PendingMove).where(PendingMove.board_id == board.id, PendingMove.seat == seat)
@@ -288,7 +288,7 @@ def chat(ctx: Context, game: Game, words: list[str]) -> None:
     """The body goes to the board's other players, the board stays as it is."""
     usage(f"{game.name} chat BOARD USERID PASSWORD (the message in the body)", words, 3)
     board = board_numbered(ctx, game, words[0])
-    user = authenticate(ctx.session, words[1], words[2])
+    user = login(ctx, words[1], words[2])
     seat_of(board, user)
     if not ctx.body.strip():
         raise CommandError("A chat needs a message: write it in the body of the mail.")

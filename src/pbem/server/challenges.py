@@ -12,9 +12,9 @@ from __future__ import annotations
 from ..games.base import Game
 from ..store import Board, User
 from ..store.boards import boards_of, rebuild
-from .accounts import authenticate, main_address
+from .accounts import main_address
 from .board_mail import players_of
-from .context import Context, seat_of
+from .context import Context, login, seat_of
 from .errors import CommandError
 from .turns import can_decline, end_by_resignation
 
@@ -35,7 +35,7 @@ def open_challenges(ctx: Context, game: Game, user: User) -> list[tuple[Board, i
 
 
 def accept_all(ctx: Context, game: Game, words: list[str]) -> None:
-    user = authenticate(ctx.session, words[0], words[1])
+    user = login(ctx, words[0], words[1])
     boards = open_challenges(ctx, game, user)
     for board, seat in boards:
         board.players[seat].accepted = True
@@ -57,6 +57,6 @@ def accept_all(ctx: Context, game: Game, words: list[str]) -> None:
 
 
 def reject_all(ctx: Context, game: Game, words: list[str]) -> None:
-    user = authenticate(ctx.session, words[0], words[1])
+    user = login(ctx, words[0], words[1])
     for board, seat in open_challenges(ctx, game, user):
         end_by_resignation(ctx, board, rebuild(board), seat)

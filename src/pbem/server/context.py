@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from ..games import get_game
 from ..games.base import Game, State
 from ..store import Board, Subscription, User
-from .accounts import find_address, main_address
+from .accounts import authenticate, find_address, find_user, main_address
 from .board_mail import board_body, subject
 from .errors import CommandError
 from .messages import BoardView, Reply
@@ -27,6 +27,19 @@ class Context:
     body: str
     now: datetime
     reply: Reply
+    # A userid (lower case) the door has already authenticated (the web's
+    # logged-in player): commands take it without its password.
+    trusted: str | None = None
+
+
+def login(ctx: Context, userid: str, password: str) -> User:
+    """The user a command acts for: the door's trusted user, or whoever the
+    password proves. Changing a password or leaving always asks for it."""
+    if ctx.trusted is not None and userid.lower() == ctx.trusted:
+        user = find_user(ctx.session, userid)
+        if user is not None:
+            return user
+    return authenticate(ctx.session, userid, password)
 
 
 def usage(form: str, words: list[str], least: int, most: int | None = None) -> None:

@@ -64,17 +64,27 @@ class Server:
         self.clock = clock
 
     def handle(
-        self, sender: str, line: str, body: str = "", message_id: str | None = None
+        self,
+        sender: str,
+        line: str,
+        body: str = "",
+        message_id: str | None = None,
+        *,
+        as_user: str | None = None,
     ) -> list[Outgoing]:
         """Run one command from `sender` (or, for `multiple`, each line of
         the body, one after the other); returns the mails queued.
 
         With a `message_id`, a mail handled before (the same Message-ID) is
         not run again and returns no mails: it is recorded in the same
-        transaction as the command's change."""
+        transaction as the command's change.
+
+        `as_user` is a userid the door has authenticated itself (the web's
+        logged-in player): commands acting for it need no password."""
+        trusted = None if as_user is None else as_user.lower()
         if line.split()[:1] and line.split()[0].lower() == "multiple":
-            return self._multiple(sender, line, body, message_id)
-        return self._one(sender, line, body, message_id, message_id)
+            return self._multiple(sender, line, body, message_id, trusted)
+        return self._one(sender, line, body, message_id, message_id, trusted=trusted)
 
     def refuse(
         self, sender: str, line: str, reason: str, message_id: str | None = None
@@ -84,7 +94,7 @@ class Server:
         return self._one(sender, line, "", message_id, message_id, CommandError(reason))
 
     def _multiple(
-        self, sender: str, line: str, body: str, message_id: str | None
+        self, sender: str, line: str, body: str, message_id: str | None, trusted: str | None
     ) -> list[Outgoing]:
         lines = [text.strip() for text in body.splitlines() if text.strip()]
         if len(line.split()) > 1 or not lines or len(lines) > MAX_MULTIPLE:
@@ -102,7 +112,7 @@ class Server:
         messages: list[Outgoing] = []
         for number, text in enumerate(lines, 1):
             key = None if message_id is None else f"{message_id} line {number}"
-            messages.extend(self._one(sender, text, "", message_id, key))
+            messages.extend(self._one(sender, text, "", message_id, key, trusted=trusted))
         return messages
 
     def _one(
@@ -113,6 +123,8 @@ class Server:
         message_id: str | None,
         key: str | None,
         failure: CommandError | None = None,
+        *,
+        trusted: str | None = None,
     ) -> list[Outgoing]:
         now = self.clock()
         sender = clean(sender, one_line=True).strip()
@@ -133,7 +145,7 @@ class Server:
                 if not first_time(session, key, now):
                     return []
                 reply = Reply()
-                run_command(Context(session, sender, body, now, reply), line)
+                run_command(Context(session, sender, body, now, reply, trusted), line)
                 rate_finished_boards(session, now)
                 messages = with_footers(session, reply.messages)
                 queue_messages(session, messages, now, message_id)

@@ -9,8 +9,8 @@ from sqlalchemy import select
 from ..games.base import Game
 from ..store import Rating, RatingEvent, User
 from ..store.boards import boards_of
-from .accounts import authenticate, main_address, user_named
-from .context import Context, usage
+from .accounts import main_address, user_named
+from .context import Context, login, usage
 from .errors import CommandError
 from .ratings import ESTABLISHED, rating_row
 
@@ -79,7 +79,7 @@ def history(ctx: Context, game: Game, words: list[str]) -> None:
 def limit(ctx: Context, game: Game, words: list[str]) -> None:
     """`limit USERID PASSWORD N|none`: the most boards of this game at once."""
     usage(f"{game.name} limit USERID PASSWORD N|none", words, 3)
-    user = authenticate(ctx.session, words[0], words[1])
+    user = login(ctx, words[0], words[1])
     row = rating_row(ctx.session, user.id, game.name)
     if words[2].lower() == "none":
         row.limit = None
@@ -97,7 +97,7 @@ def limit(ctx: Context, game: Game, words: list[str]) -> None:
 def seek(ctx: Context, game: Game, words: list[str]) -> None:
     """`seek USERID PASSWORD N`: how many new boards the player would like."""
     usage(f"{game.name} seek USERID PASSWORD N", words, 3)
-    user = authenticate(ctx.session, words[0], words[1])
+    user = login(ctx, words[0], words[1])
     if not words[2].isdigit() or int(words[2]) > 100:
         raise CommandError(f"Write how many games you seek, 0 to 100: {game.name} seek ...")
     rating_row(ctx.session, user.id, game.name).seeking = int(words[2])

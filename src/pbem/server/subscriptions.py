@@ -12,9 +12,9 @@ from sqlalchemy import select
 from ..games import get_game
 from ..games.base import Game
 from ..store import Board, Subscription, User
-from .accounts import authenticate, main_address
+from .accounts import main_address
 from .board_mail import players_of
-from .context import Context, board_numbered
+from .context import Context, board_numbered, login
 from .errors import CommandError
 
 
@@ -32,7 +32,7 @@ def change_subscriptions(ctx: Context, game: Game, words: list[str], *, add: boo
         raise CommandError(
             f"Write this command as: {game.name} {verb} USERID PASSWORD BOARD ...|all"
         )
-    user = authenticate(ctx.session, words[0], words[1])
+    user = login(ctx, words[0], words[1])
     targets = words[2:]
     if len(targets) > 50:
         raise CommandError("At most 50 boards at a time: send the others in another command.")
@@ -55,7 +55,7 @@ def change_subscriptions(ctx: Context, game: Game, words: list[str], *, add: boo
 def notify(ctx: Context, game: Game, words: list[str]) -> None:
     if len(words) != 3 or words[2].lower() not in ("on", "off"):
         raise CommandError(f"Write this command as: {game.name} notify USERID PASSWORD on|off")
-    user = authenticate(ctx.session, words[0], words[1])
+    user = login(ctx, words[0], words[1])
     on = words[2].lower() == "on"
     set_subscription(ctx, user, game.name, "notify", None, on)
     said = "a mail for each new board" if on else "no mail about new boards"

@@ -16,9 +16,9 @@ from ..games import get_game
 from ..games.base import Game, IllegalMove, MoveError, MoveSyntaxError, State
 from ..store import Board, QueuedMove, Vote
 from ..store.boards import apply_move, finish_board, rebuild
-from .accounts import authenticate, main_address
+from .accounts import main_address
 from .board_mail import players_of
-from .context import Context, board_numbered, seat_of, send_board, usage
+from .context import Context, board_numbered, login, seat_of, send_board, usage
 from .errors import CommandError
 
 RESIGN = "resign"
@@ -32,7 +32,7 @@ def clear_votes(ctx: Context, board: Board) -> None:
 def resign(ctx: Context, game: Game, words: list[str]) -> None:
     usage(f"{game.name} resign BOARD USERID PASSWORD", words, 3)
     board = board_numbered(ctx, game, words[0])
-    user = authenticate(ctx.session, words[1], words[2])
+    user = login(ctx, words[1], words[2])
     seat = seat_of(board, user)
     state = active_state(board)
     if state.to_move == seat or can_decline(board, seat):
@@ -53,7 +53,7 @@ def queue(ctx: Context, game: Game, words: list[str]) -> None:
     if len(words) not in (4, 6) or (len(words) == 6 and words[4].lower() != "if"):
         raise CommandError(f"Write this command as: {form}")
     board = board_numbered(ctx, game, words[0])
-    user = authenticate(ctx.session, words[1], words[2])
+    user = login(ctx, words[1], words[2])
     seat = seat_of(board, user)
     state = active_state(board)
     if state.to_move == seat:

@@ -15,9 +15,9 @@ from ..games.base import Game
 from ..store import Board, User, Vote
 from ..store.boards import finish_board, take_back
 from . import challenges
-from .accounts import authenticate, main_address
+from .accounts import main_address
 from .board_mail import players_of
-from .context import Context, board_numbered, seat_of, send_board, usage
+from .context import Context, board_numbered, login, seat_of, send_board, usage
 from .errors import CommandError
 from .turns import active_state, clear_votes
 
@@ -78,7 +78,7 @@ def reject(ctx: Context, game: Game, words: list[str]) -> None:
 def voter(ctx: Context, game: Game, words: list[str]) -> tuple[Board, int, User]:
     """The board, the voter's seat and the voter, checked."""
     board = board_numbered(ctx, game, words[0])
-    user = authenticate(ctx.session, words[1], words[2])
+    user = login(ctx, words[1], words[2])
     seat = seat_of(board, user)
     active_state(board)
     return board, seat, user
