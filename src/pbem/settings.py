@@ -31,8 +31,16 @@ class Settings:
     imap_seconds: float = 60.0  # how often `pbem poll` looks
     tick_seconds: float = 3600.0  # how often the timeout job runs
     delivery_seconds: float = 2.0  # how often the outbox is drained
-    web_url: str = ""  # the web door's address, for links in mails
+    web_host: str = "127.0.0.1"  # where the web door listens
+    web_port: int = 8000
+    web_url: str = ""  # the web door's public address, for links; empty: http://host:port
+    secret_key: str = ""  # signs web sessions; empty: one kept in var/secret_key
     database_url: str = ""  # PBEM_DATABASE_URL; empty: SQLite under var/
+
+    @property
+    def public_url(self) -> str:
+        """The web door's address as players reach it."""
+        return (self.web_url or f"http://{self.web_host}:{self.web_port}").rstrip("/")
 
     @property
     def domain(self) -> str:

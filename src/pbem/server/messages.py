@@ -30,6 +30,7 @@ class Outgoing:
     in_reply_to: str | None = None
     footer: str | None = None  # None: the recipient's usual stop line, added on sending
     board: BoardView | None = None
+    error: str | None = None  # for an error reply: what was wrong (the doors show it)
 
     def to_json(self) -> dict[str, object]:
         return {"to": list(self.to), "subject": self.subject, "body": self.body}

@@ -192,4 +192,5 @@ class Server:
         parts.append(f"> Subject: {line[:MAX_LINE]}")
         parts.extend(f"> {text}" for text in body[:2000].splitlines())
         subject_line = f"pbem error: {line[:80]}"
-        return Outgoing((sender,), subject_line, "\n".join(parts) + "\n", board=view)
+        body = "\n".join(parts) + "\n"
+        return Outgoing((sender,), subject_line, body, board=view, error=error.message)

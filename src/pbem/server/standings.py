@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from ..games.base import Game
 from ..store import Rating, RatingEvent, User
@@ -21,34 +23,58 @@ def active_boards(ctx: Context, user_id: int, game: str) -> int:
     return len(boards_of(ctx.session, user_id, game=game, active=True))
 
 
-def standings(ctx: Context, game: Game, words: list[str]) -> None:
-    """Established, provisional and inactive players, best first."""
-    usage(f"{game.name} standings", words, 0)
-    rows = ctx.session.scalars(
-        select(Rating).where(Rating.game == game.name).order_by(Rating.rating.desc())
+@dataclass(frozen=True)
+class Standing:
+    """One line of the standings."""
+
+    userid: str
+    rating: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    active: int
+    limit: int | None
+    seeking: int
+
+
+def standing_sections(session: Session, game: str, now: datetime) -> dict[str, list[Standing]]:
+    """Established, provisional and inactive players, best first (players
+    who never played and seek nothing are left out)."""
+    rows = session.scalars(
+        select(Rating).where(Rating.game == game).order_by(Rating.rating.desc())
     ).all()
-    sections: dict[str, list[str]] = {"Established": [], "Provisional": [], "Inactive": []}
+    sections: dict[str, list[Standing]] = {"Established": [], "Provisional": [], "Inactive": []}
     for row in rows:
-        active = active_boards(ctx, row.user_id, game.name)
+        active = len(boards_of(session, row.user_id, game=game, active=True))
         if row.games == 0 and not row.seeking and row.limit is None:
             continue
-        recent = row.last_played is not None and ctx.now - row.last_played <= INACTIVE_AFTER
+        recent = row.last_played is not None and now - row.last_played <= INACTIVE_AFTER
         if not active and not recent and row.games:
             section = "Inactive"
         else:
             section = "Established" if row.games >= ESTABLISHED else "Provisional"
-        limit = "-" if row.limit is None else str(row.limit)
-        sections[section].append(
-            f"{row.user.userid:<16} {row.rating:>6.0f} {row.games:>5}  "
-            f"{row.wins:>3}-{row.losses}-{row.draws:<6} {active:>3}/{limit:<5} {row.seeking:>3}"
-        )
+        counts = (row.games, row.wins, row.losses, row.draws)
+        standing = Standing(row.user.userid, row.rating, *counts, active, row.limit, row.seeking)
+        sections[section].append(standing)
+    return sections
+
+
+def standings(ctx: Context, game: Game, words: list[str]) -> None:
+    """Established, provisional and inactive players, best first."""
+    usage(f"{game.name} standings", words, 0)
     lines = [f"{game.title} standings"]
     header = "Player           Rating Games  W-L-D     Active/Limit Seeking"
-    for title, entries in sections.items():
+    for title, entries in standing_sections(ctx.session, game.name, ctx.now).items():
         if not entries:
             continue
         lines += ["", f"{title}:", header]
-        lines += [f"{rank:>3}. {entry}" for rank, entry in enumerate(entries, start=1)]
+        for rank, s in enumerate(entries, start=1):
+            limit = "-" if s.limit is None else str(s.limit)
+            lines.append(
+                f"{rank:>3}. {s.userid:<16} {s.rating:>6.0f} {s.games:>5}  "
+                f"{s.wins:>3}-{s.losses}-{s.draws:<6} {s.active:>3}/{limit:<5} {s.seeking:>3}"
+            )
     if len(lines) == 1:
         lines.append("No rated games yet.")
     ctx.reply.send(ctx.sender, f"{game.title} standings", "\n".join(lines) + "\n")
