@@ -6,6 +6,7 @@ SQLite at ./var/pbem.sqlite3 by default; PostgreSQL through PBEM_DATABASE_URL.
 from .database import database_url, make_engine, session_factory, upgrade
 from .models import (
     Address,
+    ApiToken,
     Base,
     Board,
     BoardPlayer,
@@ -23,6 +24,7 @@ from .models import (
 
 __all__ = [
     "Address",
+    "ApiToken",
     "Base",
     "Board",
     "BoardPlayer",

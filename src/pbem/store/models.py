@@ -144,6 +144,22 @@ class OutboxMessage(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
 
 
+class ApiToken(Base):
+    """A key for the JSON API (`Authorization: Bearer ...`); only its SHA-256
+    is kept, so the database never holds a usable token."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    label: Mapped[str] = mapped_column(String(100))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime]
+    last_used_at: Mapped[datetime | None]
+
+    user: Mapped[User] = relationship()
+
+
 class ProcessedMessage(Base):
     """An incoming mail already handled (by Message-ID, one row per command
     line): the same mail delivered twice runs once."""

@@ -1,0 +1,185 @@
+"""Accounts on the web: sign up, log in and out, and the account page
+(password, addresses, mail preference, vacation, API tokens)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy import select
+
+from ..server.accounts import authenticate
+from ..server.errors import CommandError
+from ..store import ApiToken
+from . import reading
+from .actions import act, flash, server_of
+from .session import check_csrf, current_userid, log_in, log_out
+from .templating import render
+
+router = APIRouter(include_in_schema=False)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@router.get("/signup", response_class=HTMLResponse)
+def signup_page(request: Request) -> HTMLResponse:
+    return render(request, "signup.html", title="Sign up", error=None, form={})
+
+
+@router.post("/signup", response_class=HTMLResponse, dependencies=[Depends(check_csrf)])
+async def signup(request: Request) -> Response:
+    form = await request.form()
+    userid = str(form.get("userid", "")).strip()
+    password = str(form.get("password", ""))
+    address = str(form.get("address", "")).strip()
+    if not address:
+        outcome_error: str | None = "Give a mail address: board mails and replies go there."
+    elif " " in password or not password:
+        outcome_error = "A password needs at least one character and no spaces."
+    else:
+        log_out(request)
+        outcome = act(request, f"signup {userid} {password} {address}", sender=address)
+        outcome_error = outcome.error
+    if outcome_error:
+        return render(
+            request,
+            "signup.html",
+            status_code=422,
+            title="Sign up",
+            error=outcome_error,
+            form={"userid": userid, "address": address},
+        )
+    log_in(request, canonical(request, userid))
+    flash(request, f"Welcome, {userid}! A welcome mail went to {address}.")
+    return RedirectResponse("/account", status_code=303)
+
+
+def canonical(request: Request, userid: str) -> str:
+    """The userid as its owner spelled it at sign-up."""
+    with server_of(request).sessions() as session:
+        user = reading.find_user(session, userid)
+        return user.userid if user else userid
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_page(request: Request, next: str = "/") -> HTMLResponse:
+    return render(request, "login.html", title="Log in", error=None, next=safe_next(next))
+
+
+@router.post("/login", response_class=HTMLResponse, dependencies=[Depends(check_csrf)])
+async def login(request: Request) -> Response:
+    form = await request.form()
+    userid = str(form.get("userid", "")).strip()
+    password = str(form.get("password", ""))
+    target = safe_next(str(form.get("next", "/")))
+    try:
+        with server_of(request).sessions() as session:
+            user = authenticate(session, userid, password)
+            name = user.userid
+    except CommandError as error:
+        return render(
+            request, "login.html", status_code=403, title="Log in", error=error.message, next=target
+        )
+    log_in(request, name)
+    flash(request, f"Logged in as {name}.")
+    return RedirectResponse(target, status_code=303)
+
+
+def safe_next(target: str) -> str:
+    """Only a path on this site (no open redirect to another)."""
+    return target if target.startswith("/") and not target.startswith("//") else "/"
+
+
+@router.post("/logout", dependencies=[Depends(check_csrf)])
+def logout(request: Request) -> RedirectResponse:
+    log_out(request)
+    return RedirectResponse("/", status_code=303)
+
+
+def account_user(request: Request) -> str:
+    userid = current_userid(request)
+    if userid is None:
+        raise HTTPException(403, "Log in first to see your account.")
+    return userid
+
+
+@router.get("/account", response_class=HTMLResponse)
+def account(request: Request) -> HTMLResponse:
+    userid = account_user(request)
+    with server_of(request).sessions() as session:
+        user = reading.find_user(session, userid)
+        if user is None:  # deleted meanwhile
+            log_out(request)
+            raise HTTPException(403, "That account no longer exists.")
+        addresses = [a.address for a in user.addresses]
+        tokens = session.scalars(
+            select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.id)
+        ).all()
+        details = {
+            "mail": user.mail_preference,
+            "vacation": bool(user.vacation),
+            "addresses": addresses,
+            "tokens": [(t.id, t.label, t.created_at, t.last_used_at) for t in tokens],
+        }
+    new_token = request.session.pop("new_token", None)
+    return render(request, "account.html", title="Your account", new_token=new_token, **details)
+
+
+@router.post("/account/{what}", dependencies=[Depends(check_csrf)])
+async def change(request: Request, what: str) -> RedirectResponse:
+    """One form of the account page, as the command it stands for."""
+    userid = account_user(request)
+    form = await request.form()
+    value = {name: str(form.get(name, "")).strip() for name in form}
+    if what == "password":
+        line = f"change password {userid} {value.get('current', '-')} {value.get('new', '')}"
+    elif what == "addresses":
+        line = f"change address {userid} {value.get('current', '-')} {value.get('addresses', '')}"
+    elif what == "mail":
+        line = f"mail {userid} - {value.get('preference', '')}"
+    elif what == "vacation":
+        line = f"vacation {userid} - {value.get('state', '')}"
+    elif what == "token":
+        return make_token(request, userid, value.get("label") or "API token")
+    else:
+        raise HTTPException(404, f"The account page has no form {what[:20]!r}.")
+    outcome = act(request, line)
+    flash(request, outcome.error or "Saved.", "ok" if outcome.ok else "error")
+    return RedirectResponse("/account", status_code=303)
+
+
+def make_token(request: Request, userid: str, label: str) -> RedirectResponse:
+    """A new API token, shown once on the next page; only its hash is kept."""
+    token = "pbem_" + secrets.token_urlsafe(30)
+    server = server_of(request)
+    with server.sessions.begin() as session:
+        user = reading.find_user(session, userid)
+        if user is None:
+            raise HTTPException(403, "That account no longer exists.")
+        session.add(
+            ApiToken(
+                user_id=user.id,
+                label=label[:100],
+                token_hash=token_hash(token),
+                created_at=server.clock(),
+            )
+        )
+    request.session["new_token"] = token
+    return RedirectResponse("/account#tokens", status_code=303)
+
+
+@router.post("/account/token/{token_id}/delete", dependencies=[Depends(check_csrf)])
+def delete_token(request: Request, token_id: int) -> RedirectResponse:
+    userid = account_user(request)
+    with server_of(request).sessions.begin() as session:
+        user = reading.find_user(session, userid)
+        token = session.get(ApiToken, token_id)
+        if token is None or user is None or token.user_id != user.id:
+            raise HTTPException(404, "You have no such token.")
+        session.delete(token)
+    flash(request, "The token is revoked.")
+    return RedirectResponse("/account#tokens", status_code=303)

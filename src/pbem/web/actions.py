@@ -1,0 +1,69 @@
+"""Doing things from the web: the same command lines as mail, run for the
+logged-in player (the web vouches for them, so no password is sent), with
+the same mails going out. What went wrong comes back as a message for the
+page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastapi import Request
+from sqlalchemy import select
+
+from ..server import Server
+from ..server.messages import Outgoing
+from ..store import Address, User
+from .session import current_userid
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a command did: the mails it sent, or the reason it was refused."""
+
+    messages: list[Outgoing]
+    error: str | None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def server_of(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+def address_of(server: Server, userid: str) -> str:
+    """The player's first address: replies to their web commands go there."""
+    with server.sessions() as session:
+        address = session.scalar(
+            select(Address.address)
+            .join(User, User.id == Address.user_id)
+            .where(User.userid_key == userid.lower())
+            .order_by(Address.id)
+        )
+    return address or ""
+
+
+def act(request: Request, line: str, body: str = "", sender: str = "") -> Outcome:
+    """Run a command line for the logged-in player (or, logged out, as the
+    given sender, for signing up)."""
+    server = server_of(request)
+    userid = current_userid(request)
+    if userid is not None:
+        sender = address_of(server, userid) or sender
+    messages = server.handle(sender, line, body, as_user=userid)
+    errors = [message.error for message in messages if message.error]
+    return Outcome(messages, errors[0] if errors else None)
+
+
+def flash(request: Request, text: str, kind: str = "ok") -> None:
+    """A message shown on the next page (after the redirect of a form)."""
+    notes = request.session.setdefault("flash", [])
+    notes.append({"kind": kind, "text": text})
+    request.session["flash"] = notes[-5:]
+
+
+def take_flashes(request: Request) -> list[dict[str, str]]:
+    notes = request.session.pop("flash", [])
+    return notes if isinstance(notes, list) else []

@@ -1,0 +1,75 @@
+"""The FastAPI application: pages, forms and the JSON API."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.sessions import SessionMiddleware
+
+from ..server import Server
+from ..settings import Settings
+from . import account, api, board_page, browse
+from .session import secret_key
+from .templating import render
+
+
+def create_app(server: Server, settings: Settings) -> FastAPI:
+    """The web door on `server`; `settings` give the session key and links."""
+    app = FastAPI(
+        title="pbem",
+        summary="Abstract strategy games by mail and on the web: Vasco, Trugo, Vacu, Convacu.",
+        description="The JSON API does what the mail commands do. Authenticate with "
+        "`Authorization: Bearer TOKEN`; make a token on your account page.",
+        version="1",
+        docs_url="/docs",
+        redoc_url=None,
+        openapi_url="/openapi.json",
+    )
+    app.state.server = server
+    app.state.settings = settings
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=secret_key(settings),
+        session_cookie="pbem_session",
+        same_site="lax",
+        https_only=settings.public_url.startswith("https://"),
+        max_age=30 * 24 * 3600,
+    )
+    static = resources.files("pbem.web") / "static"
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    app.include_router(api.router)
+    app.include_router(account.router)
+    app.include_router(browse.router)
+    app.include_router(board_page.router)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> Response:
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": error.detail}, status_code=error.status_code)
+        return page_error(request, error.status_code, str(error.detail))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, error: RequestValidationError) -> Response:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in item['loc'][1:])}: {item['msg']}" for item in error.errors()
+        )
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": problems}, status_code=422)
+        return page_error(request, 422, f"The request was not understood: {problems}.")
+
+    return app
+
+
+def page_error(request: Request, status: int, message: str) -> HTMLResponse:
+    titles = {403: "Not allowed", 404: "Not found", 422: "Not understood"}
+    return render(
+        request,
+        "error.html",
+        status_code=status,
+        title=titles.get(status, "Error"),
+        message=message,
+    )

@@ -1,0 +1,117 @@
+"""Pages to look around: home, each game's page (rules, boards, challenge
+form), players and standings."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+
+from ..games import GAMES, get_game
+from ..games.base import Game
+from ..server.standings import standing_sections
+from ..store import RatingEvent, User
+from . import reading
+from .actions import act, flash, server_of
+from .session import check_csrf, current_userid
+from .templating import render, rules_html, svg_markup
+
+router = APIRouter(include_in_schema=False)
+
+
+def game_or_404(name: str) -> Game:
+    if name.lower() not in GAMES:
+        raise HTTPException(404, f"There is no game called {name[:30]!r} here.")
+    return get_game(name.lower())
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request) -> HTMLResponse:
+    server = server_of(request)
+    userid = current_userid(request)
+    with server.sessions() as session:
+        recent = reading.boards(session, None, "active", userid, limit=12)
+        waiting = reading.boards(session, None, "awaiting", userid, limit=20) if userid else []
+    pictures = {name: svg_markup(reading.sample_svg(name)) for name in GAMES}
+    return render(
+        request, "home.html", recent=recent, waiting=waiting, pictures=pictures, title="pbem"
+    )
+
+
+@router.get("/players/{userid}", response_class=HTMLResponse)
+def player(request: Request, userid: str) -> HTMLResponse:
+    server = server_of(request)
+    with server.sessions() as session:
+        user = reading.find_user(session, userid)
+        if user is None:
+            raise HTTPException(404, f"No player is called {userid[:30]!r}.")
+        ratings = reading.ratings_of(session, user)
+        active = reading.boards(session, None, "mine", user.userid)
+        waiting = reading.boards(session, None, "awaiting", user.userid)
+        history = session.query(RatingEvent).filter(RatingEvent.user_id == user.id)
+        events = [
+            (event, session.get_one(User, event.opponent_id).userid)
+            for event in history.order_by(RatingEvent.id.desc()).limit(50)
+        ]
+        name = user.userid
+    return render(
+        request,
+        "player.html",
+        title=name,
+        player=name,
+        ratings=ratings,
+        active=[line for line in active if not line.finished],
+        finished=[line for line in active if line.finished],
+        waiting=waiting,
+        events=events,
+    )
+
+
+@router.get("/{game_name}/standings", response_class=HTMLResponse)
+def standings(request: Request, game_name: str) -> HTMLResponse:
+    game = game_or_404(game_name)
+    server = server_of(request)
+    with server.sessions() as session:
+        sections = standing_sections(session, game.name, server.clock())
+    return render(
+        request, "standings.html", title=f"{game.title} standings", game=game, sections=sections
+    )
+
+
+@router.get("/{game_name}", response_class=HTMLResponse)
+def game_page(request: Request, game_name: str, show: str = "active") -> HTMLResponse:
+    game = game_or_404(game_name)
+    if show not in reading.FILTERS:
+        show = "active"
+    server = server_of(request)
+    with server.sessions() as session:
+        lines = reading.boards(session, game.name, show, current_userid(request))
+    return render(
+        request,
+        "game.html",
+        title=game.title,
+        game=game,
+        lines=lines,
+        show=show,
+        filters=reading.FILTERS,
+        rules=rules_html(game.name),
+    )
+
+
+@router.post("/{game_name}/challenge", dependencies=[Depends(check_csrf)])
+async def challenge(request: Request, game_name: str) -> RedirectResponse:
+    """The challenge form: two players (you among them, or not), options, timing."""
+    game = game_or_404(game_name)
+    form = await request.form()
+    words = [game.name, "challenge", str(form.get("first", "")), str(form.get("second", ""))]
+    words += str(form.get("options", "")).split()
+    for name in ("nagtime", "forfeittime", "totaltime"):
+        value = str(form.get(name, "")).strip()
+        if value:
+            words.append(f"--{name}={value}")
+    outcome = act(request, " ".join(words))
+    if not outcome.ok:
+        flash(request, outcome.error or "", "error")
+        return RedirectResponse(f"/{game.name}#challenge", status_code=303)
+    board = next((m.board.board_id for m in outcome.messages if m.board), None)
+    flash(request, f"Board {board} started.")
+    return RedirectResponse(f"/{game.name}/{board}", status_code=303)

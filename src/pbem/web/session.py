@@ -1,0 +1,67 @@
+"""Who is logged in, and the CSRF token every form carries.
+
+Sessions are Starlette's signed cookies: they hold the userid and a random
+CSRF token, never a password. A POST without the session's token is refused.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from pathlib import Path
+
+from fastapi import HTTPException, Request
+
+from ..settings import Settings
+
+
+def secret_key(settings: Settings) -> str:
+    """The key that signs sessions: the setting, else one made once and kept
+    in var/secret_key (so sessions survive a restart)."""
+    if settings.secret_key:
+        return settings.secret_key
+    path = Path("var") / "secret_key"
+    if path.exists():
+        return path.read_text(encoding="ascii").strip()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(48)
+    path.write_text(key, encoding="ascii")
+    path.chmod(0o600)
+    return key
+
+
+def current_userid(request: Request) -> str | None:
+    userid = request.session.get("userid")
+    return userid if isinstance(userid, str) else None
+
+
+def log_in(request: Request, userid: str) -> None:
+    request.session.clear()  # a fresh session (and token) at each log-in
+    request.session["userid"] = userid
+    request.session["csrf"] = secrets.token_urlsafe(24)
+
+
+def log_out(request: Request) -> None:
+    request.session.clear()
+
+
+def csrf_token(request: Request) -> str:
+    token = request.session.get("csrf")
+    if not isinstance(token, str):
+        token = secrets.token_urlsafe(24)
+        request.session["csrf"] = token
+    return token
+
+
+async def check_csrf(request: Request) -> None:
+    """Refuse a form that does not carry this session's token (a page on
+    another site cannot read it, so it cannot forge the form)."""
+    form = await request.form()
+    sent = form.get("csrf") or request.headers.get("x-csrf-token") or ""
+    expected = request.session.get("csrf")
+    if not isinstance(expected, str) or not hmac.compare_digest(str(sent), expected):
+        raise HTTPException(
+            status_code=403,
+            detail="This form has expired or did not come from this site: reload the page "
+            "and send it again.",
+        )

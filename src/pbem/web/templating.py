@@ -1,0 +1,53 @@
+"""Pages from Jinja2 templates, each given who is logged in, the CSRF
+token for its forms, the flash messages and the list of games."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from ..documents import rules_text
+from ..games import GAMES, get_game
+from .actions import take_flashes
+from .session import csrf_token, current_userid
+
+TEMPLATES = Jinja2Templates(directory=str(resources.files("pbem.web") / "templates"))
+
+
+def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    context.setdefault("title", "pbem")
+    return TEMPLATES.TemplateResponse(
+        request,
+        name,
+        {
+            "userid": current_userid(request),
+            "csrf": csrf_token(request),
+            "flashes": take_flashes(request),
+            "games": [GAMES[name] for name in GAMES],
+            **context,
+        },
+        status_code=status_code,
+    )
+
+
+@lru_cache(maxsize=len(GAMES))
+def rules_html(game_name: str) -> Markup:
+    """The game's rules document (docs/rules) as HTML; its own text only, so
+    it is safe to insert (raw HTML in the Markdown is not passed through)."""
+    markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
+    return Markup(markdown.render(rules_text(get_game(game_name))))
+
+
+def svg_markup(svg: str) -> Markup:
+    """An SVG board made by our own code, to inline in a page (drop the XML
+    declaration, which is not allowed inside HTML)."""
+    if svg.startswith("<?xml"):
+        svg = svg.split("?>", 1)[1]
+    return Markup(svg)
