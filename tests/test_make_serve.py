@@ -1,6 +1,6 @@
 """`make serve` on a fresh clone, as a newcomer runs it: it builds its
-virtual environment, upgrades the database, starts, and answers a first
-`help` mail into the Maildir it names."""
+virtual environment, upgrades the database, starts, serves the web pages,
+and answers a first `help` mail into the Maildir it names."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import smtplib
 import subprocess
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 from tests.mail.smtp_world import free_port
@@ -20,9 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_make_serve_from_a_fresh_clone_answers_a_first_mail(tmp_path: Path) -> None:
     clone = tmp_path / "pbem"
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
-    port = free_port()
+    port, web_port = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "VIRTUAL_ENV"))}
-    env |= {"PBEM_SMTP_PORT": str(port), "PBEM_TICK_SECONDS": "3600"}
+    env |= {"PBEM_SMTP_PORT": str(port), "PBEM_WEB_PORT": str(web_port)}
     process = subprocess.Popen(
         ["make", "serve"],
         cwd=clone,
@@ -50,6 +51,9 @@ def test_make_serve_from_a_fresh_clone_answers_a_first_mail(tmp_path: Path) -> N
         banner = "".join(output)
         assert f"127.0.0.1:{port}" in banner and "var/mail" in banner
         assert 'pbem send --from you@example.org "help"' in banner
+        assert f"http://127.0.0.1:{web_port}/" in banner
+        with urllib.request.urlopen(f"http://127.0.0.1:{web_port}/", timeout=30) as page:
+            assert page.status == 200 and b"Vasco" in page.read()
         with smtplib.SMTP("127.0.0.1", port, timeout=30) as smtp:
             smtp.sendmail(
                 "newcomer@example.org",

@@ -104,7 +104,11 @@ def mail_command(name: str, words: Sequence[str], out: TextIO) -> int:
     if name == "serve":
         from .serve import serve
 
-        serve(config, out=out)
+        try:
+            serve(config, out=out)
+        except OSError as error:  # a port in use, most likely
+            print(f"pbem serve: {error}", file=sys.stderr)
+            return 1
         return 0
     if name == "receive":
         from .mail.receive import receive

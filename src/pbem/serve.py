@@ -1,6 +1,6 @@
-"""`pbem serve` (what `make serve` starts): one process running the SMTP
-listener, the outbox delivery loop, the periodic tick and, when a mailbox
-is configured, the IMAP poller; logging to the console."""
+"""`pbem serve` (what `make serve` starts): one process running the web
+door, the SMTP listener, the outbox delivery loop, the periodic tick and,
+when a mailbox is configured, the IMAP poller; logging to the console."""
 
 from __future__ import annotations
 
@@ -10,9 +10,12 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TextIO
+
+import uvicorn
 
 from .mail.delivery import delivery_loop, transport_for
 from .mail.listener import start_listener
@@ -35,6 +38,20 @@ def tick_loop(server: Server, seconds: float, stop: threading.Event, wake: threa
         stop.wait(seconds)
 
 
+def web_server(server: Server, settings: Settings) -> uvicorn.Server:
+    """The web door, served by uvicorn (run in a thread of its own)."""
+    from .web import create_app
+
+    config = uvicorn.Config(
+        create_app(server, settings),
+        host=settings.web_host,
+        port=settings.web_port,
+        log_level="info",
+        access_log=False,  # form posts are logged by path only, never their fields
+    )
+    return uvicorn.Server(config)
+
+
 def banner(settings: Settings, url: str, outgoing: str) -> str:
     """What a newcomer needs to see: where it listens, where mail lands, and
     a first command to try."""
@@ -43,6 +60,7 @@ def banner(settings: Settings, url: str, outgoing: str) -> str:
     maildir = Path(settings.maildir).resolve()
     lines = [
         "pbem is running. Stop it with Ctrl-C.",
+        f"  The web pages are at {settings.public_url}/ (the JSON API at /docs).",
         f"  Mail to {settings.address} is taken on {where[0]}:{where[1]} (SMTP).",
         f"  Outgoing mail goes to {outgoing}.",
         f"  The database is {shown}.",
@@ -69,6 +87,7 @@ def serve(
 ) -> None:
     """Run until `stop` is set (or SIGINT/SIGTERM)."""
     stop = stop or threading.Event()
+    settings = replace(settings, web_url=settings.public_url)  # mails link to the pages
     url = settings.database_url or database_url()
     engine = make_engine(url)
     upgrade(engine)
@@ -77,7 +96,9 @@ def serve(
     wake = threading.Event()
     outgoing = transport_for(settings).description
     controller = start_listener(server, settings, wake)
+    web = web_server(server, settings)
     threads = [
+        threading.Thread(target=web.run, name="web"),
         threading.Thread(
             target=delivery_loop, args=(sessions, settings, stop, wake, clock), name="delivery"
         ),
@@ -99,14 +120,23 @@ def serve(
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, lambda number, _frame: signalled.append(number))
-    out.write(banner(settings, url, outgoing))
-    out.flush()
     try:
+        deadline = time.monotonic() + 30
+        while not web.started and time.monotonic() < deadline and threads[0].is_alive():
+            time.sleep(0.05)
+        if not web.started:
+            raise OSError(
+                f"The web door could not listen on {settings.web_host}:{settings.web_port} "
+                "(in use?): set PBEM_WEB_PORT to a free port."
+            )
+        out.write(banner(settings, url, outgoing))
+        out.flush()
         while not signalled and not stop.is_set():
             time.sleep(0.2)
     finally:
         stop.set()
         wake.set()
+        web.should_exit = True
         controller.stop()
         for thread in threads:
             thread.join(timeout=30)
