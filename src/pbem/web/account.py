@@ -41,7 +41,7 @@ async def signup(request: Request) -> Response:
     elif " " in password or not password:
         outcome_error = "A password needs at least one character and no spaces."
     else:
-        log_out(request)
+        request.session.pop("userid", None)  # signing up as someone new
         outcome = act(request, f"signup {userid} {password} {address}", sender=address)
         outcome_error = outcome.error
     if outcome_error:
