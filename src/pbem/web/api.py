@@ -1,7 +1,973 @@
-"""The JSON API (being written)."""
+"""The JSON API: the web door for programs.
+
+Reading needs no token: the games, the boards of a game, one board (its
+record, whose move, the position as JSON, the SVG picture), the standings
+and a player. Acting needs an API token (made on the account page; only its
+SHA-256 is stored) sent as `Authorization: Bearer TOKEN`: every action runs
+the very command line a mail would (`vasco move 101 alice - a0,0#1`, the
+password word being `-` since the token vouches for the player) through
+`Server.handle`, so the same checks apply and the same mails go out.
+
+Errors are always `{"error": "..."}`, the command layer's own message when
+a command was refused. The status says what kind of refusal it was:
+
+- 401: no token, or one that is not known (revoked or mistyped);
+- 403: the command acts for someone the token is not (not a player of the
+  board, another user's password);
+- 404: the game, board or player named does not exist;
+- 409: the command was understood but the board or account as it is now
+  refuses it: an illegal move, a stale `#N`, not your move, the board is
+  over, nothing to accept, a userid or address taken;
+- 422: the request itself is malformed: unreadable move text, a missing or
+  wrong field, an unknown option, a command written the wrong way.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated, Any, Literal
 
-router = APIRouter(prefix="/api", tags=["api"])
+from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
+from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..games import GAMES, get_game
+from ..games.base import Game, MoveError, MoveSyntaxError, State
+from ..server import Server
+from ..server.board_mail import players_of
+from ..server.messages import Outgoing
+from ..server.standings import standing_sections
+from ..store import ApiToken, Board, Vote
+from ..store.boards import options_of, rebuild
+from . import reading
+from .account import token_hash
+from .actions import address_of, server_of
+
+
+class ApiRoute(APIRoute):
+    """A route whose HTTP errors become `{"error": ...}` with their headers
+    kept (a 401 carries `WWW-Authenticate: Bearer`)."""
+
+    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+        handler = super().get_route_handler()
+
+        async def guarded(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except HTTPException as error:
+                return JSONResponse(
+                    {"error": error.detail}, status_code=error.status_code, headers=error.headers
+                )
+
+        return guarded
+
+
+router = APIRouter(prefix="/api", tags=["api"], route_class=ApiRoute)
+
+
+# ---------------------------------------------------------------- the models
+
+
+class ErrorBody(BaseModel):
+    """Every error: what was wrong and how to do it instead."""
+
+    error: str = Field(description="The reason, for people (the command layer's message).")
+
+
+class MailOut(BaseModel):
+    """A mail the command sent (it is also in the outbox, for delivery)."""
+
+    to: list[str]
+    subject: str
+    body: str
+
+
+class SideInfo(BaseModel):
+    name: str
+    letter: str
+    colour: str
+
+
+class OptionInfo(BaseModel):
+    """A game option: `-name` for a flag, `-name=N` for a number."""
+
+    name: str
+    kind: Literal["flag", "number"]
+    default: bool | int | None = Field(description="None: off unless given.")
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+class GameInfo(BaseModel):
+    """A game the server hosts."""
+
+    name: str = Field(description="The name in commands and URLs: vasco.")
+    title: str
+    players: int = Field(description="How many players a board has.")
+    sides: list[SideInfo] = Field(description="The seats, in order: seat 0 moves first.")
+    options: list[OptionInfo]
+    can_pass: bool
+    can_undo: bool
+    swap_move: str | None = Field(description="The move the swap action plays, if any.")
+
+
+class BoardSummary(BaseModel):
+    """A board in a list."""
+
+    id: int
+    game: str
+    players: list[str] = Field(description="Userids, by seat.")
+    move: int = Field(description="The number of the next move (the #N a move names).")
+    status: str = Field(description="'alice to move', or how the game ended.")
+    to_move: str | None = Field(description="The userid of the player to move, if active.")
+    options: str = Field(description="The options that differ from the defaults.")
+    finished: bool
+    updated_at: datetime
+
+
+class BoardList(BaseModel):
+    show: str
+    boards: list[BoardSummary]
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    userid: str
+    side: str = Field(description="The side's name and letter: 'Red (O)'.")
+
+
+class MoveInfo(BaseModel):
+    """One move of the record."""
+
+    number: int
+    seat: int
+    player: str = Field(description="The userid of who played it.")
+    move: str = Field(description="The canonical text.")
+    note: str = Field(description="What the rules did with it (auto tiles, a lost turn).")
+    comment: str
+    auto: bool = Field(description="Played by the server (a queued move).")
+    played_at: datetime
+
+
+class ResultInfo(BaseModel):
+    winner: int | None = Field(description="The winner's seat; None for a draw.")
+    winner_userid: str | None
+    reason: str
+
+
+class BoardDetail(BaseModel):
+    """A board: its players, state, record and position."""
+
+    id: int
+    game: str
+    title: str
+    players: list[SeatInfo]
+    status: str = Field(description="active, finished or archived.")
+    to_move: str | None = Field(description="The userid of the player to move now.")
+    version: int = Field(description="How many moves the board has.")
+    next_move: int = Field(description="version + 1: the #N guard of the next move.")
+    result: ResultInfo | None = Field(description="How the board ended, once it did.")
+    options: dict[str, Any] = Field(description="Every option, defaults filled in.")
+    timing: dict[str, int | None] = Field(description="nag_days, forfeit_days, total_days.")
+    proposals: dict[str, list[str]] = Field(
+        description="Open proposals (draw, undo) and who voted for them."
+    )
+    moves: list[MoveInfo]
+    shown: int = Field(description="The position below is after this many moves (`at`).")
+    status_line: str = Field(description="Whose move it is or how it ended, at `shown`.")
+    position: dict[str, Any] = Field(
+        description="The game state as JSON at `shown` (game, options, moves, to_move as a "
+        "seat, result, legal_moves, and the game's own position)."
+    )
+    created_at: datetime
+    updated_at: datetime
+
+
+class StandingInfo(BaseModel):
+    rank: int
+    userid: str
+    rating: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    active: int = Field(description="Active boards of the game.")
+    limit: int | None
+    seeking: int
+
+
+class StandingSection(BaseModel):
+    name: str = Field(description="Established, Provisional or Inactive.")
+    players: list[StandingInfo]
+
+
+class Standings(BaseModel):
+    game: str
+    sections: list[StandingSection]
+
+
+class RatingInfo(BaseModel):
+    game: str
+    rating: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    limit: int | None
+    seeking: int
+
+
+class PlayerInfo(BaseModel):
+    userid: str
+    vacation: bool
+    signed_off: bool
+    ratings: list[RatingInfo]
+    active: list[BoardSummary]
+    awaiting: list[BoardSummary] = Field(description="Active boards waiting for their move.")
+    finished: list[BoardSummary]
+
+
+class Me(BaseModel):
+    """The account the token belongs to."""
+
+    userid: str
+    addresses: list[str]
+    mail_preference: str
+    vacation: bool
+
+
+class ActionResult(BaseModel):
+    """A command that was done: the board after it, and the mails it sent."""
+
+    ok: Literal[True] = True
+    board: BoardDetail
+    messages: list[MailOut]
+
+
+class CommandResult(BaseModel):
+    ok: Literal[True] = True
+    messages: list[MailOut]
+
+
+class PreviewResult(BaseModel):
+    """The board after the previewed moves; nothing was stored or mailed."""
+
+    moves: list[str] = Field(description="The previewed moves, in canonical text.")
+    to_move: str | None = Field(description="The userid of the player to move after them.")
+    status_line: str
+    result: dict[str, Any] | None
+    position: dict[str, Any]
+    svg: str | None = Field(None, description="The SVG picture, when asked for.")
+
+
+_WORD = r"^[^\s#]+$"
+
+
+class ChallengeRequest(BaseModel):
+    first: str = Field(pattern=r"^\S+$", description="The userid in the first seat.")
+    second: str = Field(pattern=r"^\S+$", description="The userid in the second seat.")
+    options: list[Annotated[str, Field(pattern=r"^\S+$")]] = Field(
+        default_factory=list,
+        max_length=20,
+        description="The game's options, like ['-size=30', '-strict'] (the '-' may be left out).",
+    )
+    nagtime: int | None = Field(None, ge=1, le=365, description="Days before reminders (7).")
+    forfeittime: int | None = Field(None, ge=1, le=365, description="Days before a forfeit (21).")
+    totaltime: int | None = Field(None, ge=1, le=365, description="Each player's total days.")
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"first": "alice", "second": "bob", "options": []}]}
+    )
+
+
+class MoveRequest(BaseModel):
+    move: str = Field(
+        pattern=_WORD, max_length=64, description="The move in any notation the game reads."
+    )
+    number: int | None = Field(
+        None,
+        ge=1,
+        description="The move's number (the board's next_move): refused as stale otherwise.",
+    )
+    comment: str = Field("", max_length=100_000, description="Goes to the other players.")
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"move": "a0,0", "number": 1, "comment": "Hi!"}]}
+    )
+
+
+class PreviewRequest(BaseModel):
+    moves: list[Annotated[str, Field(pattern=_WORD, max_length=64)]] = Field(
+        max_length=500, description="Moves to play one after the other, from `at`."
+    )
+    at: int | None = Field(None, ge=0, description="Start after this many moves (default: now).")
+    svg: bool = Field(False, description="Also return the SVG picture.")
+
+
+class Action(StrEnum):
+    resign = "resign"
+    propose = "propose"
+    draw = "draw"
+    undo = "undo"
+    accept = "accept"
+    reject = "reject"
+    swap = "swap"
+    pass_ = "pass"
+    chat = "chat"
+    queue = "queue"
+
+
+class ActionRequest(BaseModel):
+    """What the action needs: a comment (chat needs one; with queue it
+    goes with the move), the #N guard (pass, swap), the move to queue and
+    the opponent's move it answers."""
+
+    comment: str = Field("", max_length=100_000)
+    number: int | None = Field(None, ge=1, description="The #N guard, for pass and swap.")
+    move: str | None = Field(None, pattern=_WORD, max_length=64, description="For queue.")
+    if_: str | None = Field(
+        None,
+        alias="if",
+        pattern=_WORD,
+        max_length=64,
+        description="For queue: play the move only if the opponent's move is this one.",
+    )
+
+    model_config = ConfigDict(populate_by_name=True)
+
+
+class CommandRequest(BaseModel):
+    command: str = Field(
+        min_length=1,
+        max_length=1000,
+        description="A command line as a mail's Subject, with '-' for the password.",
+    )
+    body: str = Field("", max_length=100_000, description="As a mail's body.")
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"command": "vasco subscribe alice - 12", "body": ""},
+                {"command": "mail alice - digest", "body": ""},
+            ]
+        }
+    )
+
+
+# ------------------------------------------------------------ authentication
+
+bearer = HTTPBearer(
+    auto_error=False,
+    description="An API token from your account page (/account): `Authorization: Bearer pbem_...`.",
+)
+GET_TOKEN = (
+    "make one on your account page (/account, 'API tokens') and send it as "
+    "'Authorization: Bearer TOKEN'."
+)
+
+
+def unauthorized(message: str) -> HTTPException:
+    return HTTPException(401, message, headers={"WWW-Authenticate": "Bearer"})
+
+
+def token_user(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> str | None:
+    """The userid of the request's token, None without one; a token that is
+    not known is refused (401) rather than ignored."""
+    if credentials is None:
+        if request.headers.get("authorization"):
+            raise unauthorized(f"The Authorization header is not 'Bearer TOKEN': {GET_TOKEN}")
+        return None
+    server = server_of(request)
+    with server.sessions.begin() as session:
+        token = session.scalar(
+            select(ApiToken).where(ApiToken.token_hash == token_hash(credentials.credentials))
+        )
+        if token is None:
+            raise unauthorized(
+                f"That API token is not known (revoked, or mistyped): {GET_TOKEN.capitalize()}"
+            )
+        token.last_used_at = server.clock()
+        return token.user.userid
+
+
+def required_user(userid: Annotated[str | None, Depends(token_user)]) -> str:
+    """The token's userid; 401 without a token."""
+    if userid is None:
+        raise unauthorized(f"This needs an API token: {GET_TOKEN}")
+    return userid
+
+
+OptionalUser = Annotated[str | None, Depends(token_user)]
+TokenUser = Annotated[str, Depends(required_user)]
+GamePath = Annotated[str, Path(description="The game: vasco, trugo, vacu or convacu.")]
+BoardPath = Annotated[int, Path(description="The board number.")]
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorBody, "description": "No API token, or one that is not known."},
+    403: {"model": ErrorBody, "description": "Not yours to do: not a player of the board."},
+    404: {"model": ErrorBody, "description": "No such game, board or player."},
+    409: {
+        "model": ErrorBody,
+        "description": "Refused as things are: illegal move, stale #N, not your move, over.",
+    },
+    422: {"model": ErrorBody, "description": "Malformed: unreadable move, wrong fields."},
+}
+READ_ERRORS = {code: ERRORS[code] for code in (404, 422)}
+
+
+# ----------------------------------------------------------- status mapping
+
+_FORBIDDEN = re.compile(
+    r"does not play on board|and that password do not match|"
+    r"Only the server's administrators|stop token"
+)
+_NOT_FOUND = re.compile(r"^There is no \w+ board \d+|^There is no user ")
+_CONFLICT = re.compile(
+    r"It is not your move|It is your move on board|stale or came twice|has moved on|"
+    r"cannot be played|is over:|Nothing is proposed|Nothing is submitted|"
+    r"no move to take back|Swapping is only for|has no open|cannot be challenged until|"
+    r"plays at most|is taken|already belongs|has not signed off|has boards, which keep|"
+    r"^The condition .* is no move"
+)
+
+
+def status_for(message: str, unreadable: bool = False) -> int:
+    """The HTTP status of a refused command, from the command layer's
+    message (see the module's docstring); `unreadable`: the move text
+    could not be read at all, which is malformed rather than illegal."""
+    if _FORBIDDEN.search(message):
+        return 403
+    if _NOT_FOUND.search(message):
+        return 404
+    if unreadable:
+        return 422
+    if _CONFLICT.search(message):
+        return 409
+    return 422
+
+
+# ------------------------------------------------------------------ reading
+
+
+def game_or_404(name: str) -> Game:
+    try:
+        return get_game(name)
+    except KeyError as error:
+        raise HTTPException(404, str(error.args[0])) from None
+
+
+def board_or_404(session: Session, game: Game, board_id: int) -> Board:
+    board = session.get(Board, board_id)
+    if board is None or board.game != game.name:
+        raise HTTPException(
+            404,
+            f"There is no {game.title} board {board_id}: GET /api/{game.name}/boards lists them.",
+        )
+    return board
+
+
+def game_info(game: Game) -> GameInfo:
+    return GameInfo(
+        name=game.name,
+        title=game.title,
+        players=game.players,
+        sides=[SideInfo(name=s.name, letter=s.letter, colour=s.colour) for s in game.sides],
+        options=[
+            OptionInfo(
+                name=spec.name,
+                kind="flag" if isinstance(spec.default, bool) else "number",
+                default=spec.default,
+                help=spec.help,
+                minimum=spec.minimum,
+                maximum=spec.maximum,
+            )
+            for spec in game.option_specs
+        ],
+        can_pass=game.can_pass,
+        can_undo=game.can_undo,
+        swap_move=game.swap_move,
+    )
+
+
+def summary(line: reading.BoardLine) -> BoardSummary:
+    return BoardSummary(
+        id=line.id,
+        game=line.game,
+        players=line.players,
+        move=line.move,
+        status=line.status,
+        to_move=line.to_move,
+        options=line.options,
+        finished=line.finished,
+        updated_at=line.updated_at,
+    )
+
+
+def shown_state(board: Board, at: int | None) -> tuple[int, State]:
+    shown = board.version if at is None else max(0, min(at, board.version))
+    return shown, rebuild(board, shown)
+
+
+def board_detail(session: Session, board: Board, at: int | None = None) -> BoardDetail:
+    game = get_game(board.game)
+    names = players_of(board)
+    shown, state = shown_state(board, at)
+    now = rebuild(board)
+    active = board.status == "active" and now.result is None
+    votes: dict[str, list[str]] = {}
+    for vote in session.scalars(select(Vote).where(Vote.board_id == board.id).order_by(Vote.id)):
+        votes.setdefault(vote.kind, []).append(names[vote.seat])
+    result = None
+    if not active:
+        winner = board.winner if board.result else now.result.winner if now.result else None
+        result = ResultInfo(
+            winner=winner,
+            winner_userid=None if winner is None else names[winner],
+            reason=board.result or now.status_line(),
+        )
+    return BoardDetail(
+        id=board.id,
+        game=game.name,
+        title=game.title,
+        players=[
+            SeatInfo(seat=p.seat, userid=p.user.userid, side=state.side_text(p.seat))
+            for p in board.players
+        ],
+        status=board.status,
+        to_move=names[now.to_move] if active and now.to_move is not None else None,
+        version=board.version,
+        next_move=board.version + 1,
+        result=result,
+        options=options_of(board).to_json(),
+        timing={
+            "nag_days": board.nag_days,
+            "forfeit_days": board.forfeit_days,
+            "total_days": board.total_days,
+        },
+        proposals=votes,
+        moves=[
+            MoveInfo(
+                number=row.number,
+                seat=row.seat,
+                player=names[row.seat],
+                move=row.text,
+                note=row.note,
+                comment=row.comment,
+                auto=row.auto,
+                played_at=row.played_at,
+            )
+            for row in board.moves
+        ],
+        shown=shown,
+        status_line=state.status_line(),
+        position=state.to_json(),
+        created_at=board.created_at,
+        updated_at=board.updated_at,
+    )
+
+
+def load_detail(server: Server, game: Game, board_id: int) -> BoardDetail:
+    with server.sessions() as session:
+        return board_detail(session, board_or_404(session, game, board_id))
+
+
+# ------------------------------------------------------------------- acting
+
+
+def mails(messages: Sequence[Outgoing]) -> list[MailOut]:
+    return [MailOut(to=list(m.to), subject=m.subject, body=m.body) for m in messages]
+
+
+def run(
+    server: Server,
+    userid: str,
+    line: str,
+    body: str = "",
+    unreadable: Callable[[], bool] | None = None,
+) -> list[Outgoing]:
+    """Run a command line for the token's user, from their first address (so
+    replies go where their mail replies go); a refusal becomes the HTTP
+    error its message calls for. `unreadable` tells, after a refusal,
+    whether the move text could not be read at all."""
+    messages = server.handle(address_of(server, userid), line, body, as_user=userid)
+    errors = [message.error for message in messages if message.error]
+    if errors:
+        malformed = unreadable is not None and "cannot be played" in errors[0] and unreadable()
+        raise HTTPException(status_for(errors[0], malformed), errors[0])
+    return messages
+
+
+def move_unreadable(server: Server, board_id: int, text: str) -> Callable[[], bool]:
+    """Whether `text` is no move at all on the board as it is (asked after a
+    refusal, which changed nothing)."""
+
+    def check() -> bool:
+        with server.sessions() as session:
+            board = session.get(Board, board_id)
+            if board is None:
+                return False
+            try:
+                rebuild(board).parse_move(text)
+            except MoveSyntaxError:
+                return True
+            except MoveError:
+                return False
+            return False
+
+    return check
+
+
+def existing_board(server: Server, game: Game, board_id: int) -> None:
+    """404 before running a command on a board that does not exist (no
+    command, so no error mail, for a wrong URL)."""
+    with server.sessions() as session:
+        board_or_404(session, game, board_id)
+
+
+# -------------------------------------------------------------- the routes
+
+
+@router.get("/games", summary="The games", response_model=list[GameInfo])
+def list_games() -> list[GameInfo]:
+    """Every game the server hosts, with its seats and options (and their
+    defaults)."""
+    return [game_info(game) for game in GAMES.values()]
+
+
+@router.get("/me", summary="Who the token is for", response_model=Me, responses=ERRORS)
+def me(request: Request, userid: TokenUser) -> Me:
+    """The account of the API token: a way to check a token works."""
+    with server_of(request).sessions() as session:
+        user = reading.find_user(session, userid)
+        if user is None:
+            raise unauthorized(f"That token's account no longer exists: {GET_TOKEN}")
+        return Me(
+            userid=user.userid,
+            addresses=[a.address for a in user.addresses],
+            mail_preference=user.mail_preference,
+            vacation=bool(user.vacation),
+        )
+
+
+@router.post(
+    "/command",
+    summary="Run any command (the escape hatch)",
+    response_model=CommandResult,
+    responses=ERRORS,
+)
+def command(request: Request, userid: TokenUser, sent: CommandRequest) -> CommandResult:
+    """Run one command line for the token's user, exactly as a mail with
+    that Subject and body would, and return the mails it produced (they are
+    also delivered). Write `-` for your password: the token vouches for you
+    (changing the password, signing off and deleting the account still ask
+    for the real one). For everything the other operations do not cover:
+    `vasco subscribe alice - 12`, `trugo notify alice - on`,
+    `vasco limit alice - 5`, `vacu seek alice - 2`, `mail alice - digest`,
+    `vacation alice - on`, `vasco submit ...`/`confirm`, `vasco show 12#3`
+    (the reply is mailed and returned), and so on: see docs/commands.md.
+    `multiple` is for mail: send one command per request."""
+    words = sent.command.split()
+    if not words:
+        raise HTTPException(422, "The command is empty: write one as a mail's Subject.")
+    if words[0].lower() == "multiple":
+        raise HTTPException(422, "'multiple' is for mail: send one command per request.")
+    messages = run(server_of(request), userid, sent.command, sent.body)
+    return CommandResult(messages=mails(messages))
+
+
+@router.get(
+    "/players/{userid}", summary="A player", response_model=PlayerInfo, responses=READ_ERRORS
+)
+def player(request: Request, userid: str) -> PlayerInfo:
+    """A player's ratings in each game and their boards: active, awaiting
+    their move, and finished (the newest 200)."""
+    with server_of(request).sessions() as session:
+        user = reading.find_user(session, userid)
+        if user is None:
+            raise HTTPException(404, f"There is no user '{userid[:40]}'.")
+        ratings = [
+            RatingInfo(
+                game=row.game,
+                rating=row.rating,
+                games=row.games,
+                wins=row.wins,
+                losses=row.losses,
+                draws=row.draws,
+                limit=row.limit,
+                seeking=row.seeking,
+            )
+            for _, row in sorted(reading.ratings_of(session, user).items())
+        ]
+        lines = reading.boards(session, None, "mine", user.userid)
+        awaiting = reading.boards(session, None, "awaiting", user.userid)
+        return PlayerInfo(
+            userid=user.userid,
+            vacation=bool(user.vacation),
+            signed_off=bool(user.signed_off),
+            ratings=ratings,
+            active=[summary(line) for line in lines if not line.finished],
+            awaiting=[summary(line) for line in awaiting],
+            finished=[summary(line) for line in lines if line.finished],
+        )
+
+
+@router.get(
+    "/{game}/standings",
+    summary="A game's standings",
+    response_model=Standings,
+    responses=READ_ERRORS,
+)
+def standings(request: Request, game: GamePath) -> Standings:
+    """The players of the game best first: established, provisional and
+    inactive (as the `standings` command mails them)."""
+    found = game_or_404(game)
+    server = server_of(request)
+    with server.sessions() as session:
+        sections = standing_sections(session, found.name, server.clock())
+    return Standings(
+        game=found.name,
+        sections=[
+            StandingSection(
+                name=name,
+                players=[
+                    StandingInfo(
+                        rank=rank,
+                        userid=s.userid,
+                        rating=s.rating,
+                        games=s.games,
+                        wins=s.wins,
+                        losses=s.losses,
+                        draws=s.draws,
+                        active=s.active,
+                        limit=s.limit,
+                        seeking=s.seeking,
+                    )
+                    for rank, s in enumerate(entries, start=1)
+                ],
+            )
+            for name, entries in sections.items()
+        ],
+    )
+
+
+@router.get("/{game}/boards", summary="A game's boards", response_model=BoardList, responses=ERRORS)
+def boards(
+    request: Request,
+    game: GamePath,
+    userid: OptionalUser,
+    show: Annotated[
+        Literal["active", "finished", "mine", "awaiting"],
+        Query(description="mine and awaiting (my move) need a token."),
+    ] = "active",
+    limit: Annotated[int, Query(ge=1, le=500)] = 200,
+) -> BoardList:
+    """The game's boards, most recently changed first: active, finished, the
+    token user's (`mine`), or those waiting for the token user's move
+    (`awaiting`)."""
+    found = game_or_404(game)
+    if show in ("mine", "awaiting") and userid is None:
+        raise unauthorized(f"show={show} is about you, so it needs an API token: {GET_TOKEN}")
+    with server_of(request).sessions() as session:
+        lines = reading.boards(session, found.name, show, userid, limit=limit)
+    return BoardList(show=show, boards=[summary(line) for line in lines])
+
+
+@router.post(
+    "/{game}/boards",
+    summary="Challenge: start a board",
+    status_code=201,
+    response_model=ActionResult,
+    responses=ERRORS,
+)
+def challenge(
+    request: Request, game: GamePath, userid: TokenUser, sent: ChallengeRequest
+) -> ActionResult:
+    """Start a board for two players (`GAME challenge FIRST SECOND
+    [-OPTION ...] [--nagtime=D] ...`): the token's user need not be one of
+    them, and no one's password is needed; a player who does not want the
+    game declines by resigning before their first move. Both get the board
+    mail. Returns the new board."""
+    found = game_or_404(game)
+    words = [found.name, "challenge", sent.first, sent.second]
+    words += [option if option.startswith("-") else f"-{option}" for option in sent.options]
+    for name in ("nagtime", "forfeittime", "totaltime"):
+        days = getattr(sent, name)
+        if days is not None:
+            words.append(f"--{name}={days}")
+    server = server_of(request)
+    messages = run(server, userid, " ".join(words))
+    board_id = next((m.board.board_id for m in messages if m.board is not None), None)
+    with server.sessions() as session:
+        board = newest_board(session, found, board_id, [sent.first, sent.second])
+        return ActionResult(board=board_detail(session, board), messages=mails(messages))
+
+
+def newest_board(session: Session, game: Game, board_id: int | None, names: list[str]) -> Board:
+    """The board a challenge made: the one its mails show, else (no player
+    wants board mail) the newest board of these players."""
+    if board_id is not None:
+        return session.get_one(Board, board_id)
+    keys = [name.lower() for name in names]
+    for board in session.scalars(
+        select(Board).where(Board.game == game.name).order_by(Board.id.desc()).limit(50)
+    ):
+        if [p.user.userid_key for p in board.players] == keys:
+            return board
+    raise HTTPException(404, "The board was made but cannot be found: list your boards.")
+
+
+@router.get(
+    "/{game}/boards/{board_id}",
+    summary="A board",
+    response_model=BoardDetail,
+    responses=READ_ERRORS,
+)
+def board(
+    request: Request,
+    game: GamePath,
+    board_id: BoardPath,
+    at: Annotated[int | None, Query(ge=0, description="Show the position after move N.")] = None,
+) -> BoardDetail:
+    """A board: players, status, whose move, version, result, options, the
+    move list with comments, open proposals, and the position as JSON (now,
+    or after move `at`)."""
+    found = game_or_404(game)
+    with server_of(request).sessions() as session:
+        return board_detail(session, board_or_404(session, found, board_id), at)
+
+
+@router.get(
+    "/{game}/boards/{board_id}/svg",
+    summary="A board's picture",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}}, **READ_ERRORS},
+)
+def board_svg(
+    request: Request,
+    game: GamePath,
+    board_id: BoardPath,
+    at: Annotated[int | None, Query(ge=0, description="After move N.")] = None,
+) -> Response:
+    """The board as an SVG image (now, or after move `at`)."""
+    found = game_or_404(game)
+    with server_of(request).sessions() as session:
+        _, state = shown_state(board_or_404(session, found, board_id), at)
+        svg = state.svg_board()
+    return Response(svg, media_type="image/svg+xml")
+
+
+@router.post(
+    "/{game}/boards/{board_id}/move",
+    summary="Play a move",
+    response_model=ActionResult,
+    responses=ERRORS,
+)
+def play(
+    request: Request, game: GamePath, board_id: BoardPath, userid: TokenUser, sent: MoveRequest
+) -> ActionResult:
+    """Play a move (`GAME move BOARD USERID - MOVE[#N]`), with a comment for
+    the other players. With `number` (the board's `next_move`), a request
+    for a board that has moved on since is refused (409) and plays nothing.
+    Every player gets the board mail; queued answers are played after it."""
+    found = game_or_404(game)
+    server = server_of(request)
+    existing_board(server, found, board_id)
+    guard = "" if sent.number is None else f"#{sent.number}"
+    line = f"{found.name} move {board_id} {userid} - {sent.move}{guard}"
+    messages = run(server, userid, line, sent.comment, move_unreadable(server, board_id, sent.move))
+    return ActionResult(board=load_detail(server, found, board_id), messages=mails(messages))
+
+
+@router.post(
+    "/{game}/boards/{board_id}/preview",
+    summary="Preview moves",
+    response_model=PreviewResult,
+    responses=READ_ERRORS | {409: ERRORS[409]},
+)
+def preview(
+    request: Request, game: GamePath, board_id: BoardPath, sent: PreviewRequest
+) -> PreviewResult:
+    """What moves would do on the board (as it is, or after move `at`),
+    played on a copy: nothing is stored and nothing is mailed, and anyone may
+    ask. An illegal move is 409, an unreadable one 422, each with the
+    reason."""
+    found = game_or_404(game)
+    with server_of(request).sessions() as session:
+        board = board_or_404(session, found, board_id)
+        shown, state = shown_state(board, sent.at)
+        names = players_of(board)
+    played = []
+    for number, text in enumerate(sent.moves, start=shown + 1):
+        try:
+            state = state.play_text(text)
+        except MoveError as error:
+            status = 422 if isinstance(error, MoveSyntaxError) else 409
+            raise HTTPException(
+                status, f"Move {number} ({text}) cannot be played: {error.reason}."
+            ) from None
+        played.append(state.moves[-1])
+    return PreviewResult(
+        moves=played,
+        to_move=None if state.to_move is None else names[state.to_move],
+        status_line=state.status_line(),
+        result=None if state.result is None else state.result.to_json(),
+        position=state.to_json(),
+        svg=state.svg_board() if sent.svg else None,
+    )
+
+
+@router.post(
+    "/{game}/boards/{board_id}/{action}",
+    summary="Resign, propose a draw, undo, accept, reject, swap, pass, chat or queue",
+    response_model=ActionResult,
+    responses=ERRORS,
+)
+def act(
+    request: Request,
+    game: GamePath,
+    board_id: BoardPath,
+    action: Annotated[Action, Path(description="What to do.")],
+    userid: TokenUser,
+    sent: ActionRequest | None = None,
+) -> ActionResult:
+    """The board's other commands, each the same as its mail command:
+
+    - `resign`: give up (before your first move, unless you accepted, it
+      declines the challenge, unrated; out of turn it waits for your turn);
+    - `propose` (or `draw`): propose a draw; `undo`: propose taking back the
+      last move; `accept`: vote for every open proposal; `reject`: withdraw
+      them all;
+    - `swap` (Vacu, Convacu), `pass` (Trugo, Vacu, Convacu): with `number`,
+      the #N guard;
+    - `chat`: `comment` goes to the other players;
+    - `queue`: `move` is played at your next turn, if the opponent's move is
+      `if` (when given); `comment` goes with it.
+    """
+    found = game_or_404(game)
+    sent = sent or ActionRequest()
+    server = server_of(request)
+    existing_board(server, found, board_id)
+    verb = "propose" if action is Action.draw else action.value
+    guard = "" if sent.number is None else f"#{sent.number}"
+    head = f"{found.name} {verb} {board_id} {userid} -"
+    if action in (Action.swap, Action.pass_):
+        line = head + guard
+    elif action is Action.queue:
+        if not sent.move:
+            raise HTTPException(422, 'Give the move to queue: {"move": "...", "if": "..."}.')
+        line = f"{head} {sent.move}" + (f" if {sent.if_}" if sent.if_ else "")
+    else:
+        line = head
+    messages = run(server, userid, line, sent.comment)
+    return ActionResult(board=load_detail(server, found, board_id), messages=mails(messages))
