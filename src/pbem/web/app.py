@@ -6,7 +6,7 @@ from importlib import resources
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
@@ -41,6 +41,11 @@ def create_app(server: Server, settings: Settings) -> FastAPI:
     )
     static = resources.files("pbem.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    app.add_api_route(
+        "/favicon.ico",
+        lambda: RedirectResponse("/static/favicon.svg", status_code=301),
+        include_in_schema=False,
+    )
     app.include_router(api.router)
     app.include_router(account.router)
     app.include_router(browse.router)
