@@ -71,6 +71,7 @@ class Server:
         message_id: str | None = None,
         *,
         as_user: str | None = None,
+        mail_errors: bool = True,
     ) -> list[Outgoing]:
         """Run one command from `sender` (or, for `multiple`, each line of
         the body, one after the other); returns the mails queued.
@@ -80,11 +81,15 @@ class Server:
         transaction as the command's change.
 
         `as_user` is a userid the door has authenticated itself (the web's
-        logged-in player): commands acting for it need no password."""
+        logged-in player): commands acting for it need no password. A door
+        that shows a refusal itself (a web page, the API) passes
+        `mail_errors=False`: the error reply is returned, not mailed."""
         trusted = None if as_user is None else as_user.lower()
         if line.split()[:1] and line.split()[0].lower() == "multiple":
             return self._multiple(sender, line, body, message_id, trusted)
-        return self._one(sender, line, body, message_id, message_id, trusted=trusted)
+        return self._one(
+            sender, line, body, message_id, message_id, trusted=trusted, mail_errors=mail_errors
+        )
 
     def refuse(
         self, sender: str, line: str, reason: str, message_id: str | None = None
@@ -125,6 +130,7 @@ class Server:
         failure: CommandError | None = None,
         *,
         trusted: str | None = None,
+        mail_errors: bool = True,
     ) -> list[Outgoing]:
         now = self.clock()
         sender = clean(sender, one_line=True).strip()
@@ -151,6 +157,8 @@ class Server:
                 queue_messages(session, messages, now, message_id)
             return messages
         except CommandError as error:
+            if not mail_errors:
+                return [self._error_mail(sender, line, body, error)]
             with self.sessions.begin() as session:
                 if not first_time(session, key, now):
                     return []

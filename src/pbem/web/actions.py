@@ -52,7 +52,7 @@ def act(request: Request, line: str, body: str = "", sender: str = "") -> Outcom
     userid = current_userid(request)
     if userid is not None:
         sender = address_of(server, userid) or sender
-    messages = server.handle(sender, line, body, as_user=userid)
+    messages = server.handle(sender, line, body, as_user=userid, mail_errors=False)
     errors = [message.error for message in messages if message.error]
     return Outcome(messages, errors[0] if errors else None)
 

@@ -25,18 +25,16 @@ a command was refused. The status says what kind of refusal it was:
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Sequence
-from datetime import datetime
-from enum import StrEnum
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
+from starlette.routing import Match
 
 from ..games import GAMES, get_game
 from ..games.base import Game, MoveError, MoveSyntaxError, State
@@ -49,317 +47,36 @@ from ..store.boards import options_of, rebuild
 from . import reading
 from .account import token_hash
 from .actions import address_of, server_of
-
-
-class ApiRoute(APIRoute):
-    """A route whose HTTP errors become `{"error": ...}` with their headers
-    kept (a 401 carries `WWW-Authenticate: Bearer`)."""
-
-    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
-        handler = super().get_route_handler()
-
-        async def guarded(request: Request) -> Response:
-            try:
-                return await handler(request)
-            except HTTPException as error:
-                return JSONResponse(
-                    {"error": error.detail}, status_code=error.status_code, headers=error.headers
-                )
-
-        return guarded
-
-
-router = APIRouter(prefix="/api", tags=["api"], route_class=ApiRoute)
-
-
-# ---------------------------------------------------------------- the models
-
-
-class ErrorBody(BaseModel):
-    """Every error: what was wrong and how to do it instead."""
-
-    error: str = Field(description="The reason, for people (the command layer's message).")
-
-
-class MailOut(BaseModel):
-    """A mail the command sent (it is also in the outbox, for delivery)."""
-
-    to: list[str]
-    subject: str
-    body: str
-
-
-class SideInfo(BaseModel):
-    name: str
-    letter: str
-    colour: str
-
-
-class OptionInfo(BaseModel):
-    """A game option: `-name` for a flag, `-name=N` for a number."""
-
-    name: str
-    kind: Literal["flag", "number"]
-    default: bool | int | None = Field(description="None: off unless given.")
-    help: str
-    minimum: int | None = None
-    maximum: int | None = None
-
-
-class GameInfo(BaseModel):
-    """A game the server hosts."""
-
-    name: str = Field(description="The name in commands and URLs: vasco.")
-    title: str
-    players: int = Field(description="How many players a board has.")
-    sides: list[SideInfo] = Field(description="The seats, in order: seat 0 moves first.")
-    options: list[OptionInfo]
-    can_pass: bool
-    can_undo: bool
-    swap_move: str | None = Field(description="The move the swap action plays, if any.")
-
-
-class BoardSummary(BaseModel):
-    """A board in a list."""
-
-    id: int
-    game: str
-    players: list[str] = Field(description="Userids, by seat.")
-    move: int = Field(description="The number of the next move (the #N a move names).")
-    status: str = Field(description="'alice to move', or how the game ended.")
-    to_move: str | None = Field(description="The userid of the player to move, if active.")
-    options: str = Field(description="The options that differ from the defaults.")
-    finished: bool
-    updated_at: datetime
-
-
-class BoardList(BaseModel):
-    show: str
-    boards: list[BoardSummary]
-
-
-class SeatInfo(BaseModel):
-    seat: int
-    userid: str
-    side: str = Field(description="The side's name and letter: 'Red (O)'.")
-
-
-class MoveInfo(BaseModel):
-    """One move of the record."""
-
-    number: int
-    seat: int
-    player: str = Field(description="The userid of who played it.")
-    move: str = Field(description="The canonical text.")
-    note: str = Field(description="What the rules did with it (auto tiles, a lost turn).")
-    comment: str
-    auto: bool = Field(description="Played by the server (a queued move).")
-    played_at: datetime
-
-
-class ResultInfo(BaseModel):
-    winner: int | None = Field(description="The winner's seat; None for a draw.")
-    winner_userid: str | None
-    reason: str
-
-
-class BoardDetail(BaseModel):
-    """A board: its players, state, record and position."""
-
-    id: int
-    game: str
-    title: str
-    players: list[SeatInfo]
-    status: str = Field(description="active, finished or archived.")
-    to_move: str | None = Field(description="The userid of the player to move now.")
-    version: int = Field(description="How many moves the board has.")
-    next_move: int = Field(description="version + 1: the #N guard of the next move.")
-    result: ResultInfo | None = Field(description="How the board ended, once it did.")
-    options: dict[str, Any] = Field(description="Every option, defaults filled in.")
-    timing: dict[str, int | None] = Field(description="nag_days, forfeit_days, total_days.")
-    proposals: dict[str, list[str]] = Field(
-        description="Open proposals (draw, undo) and who voted for them."
-    )
-    moves: list[MoveInfo]
-    shown: int = Field(description="The position below is after this many moves (`at`).")
-    status_line: str = Field(description="Whose move it is or how it ended, at `shown`.")
-    position: dict[str, Any] = Field(
-        description="The game state as JSON at `shown` (game, options, moves, to_move as a "
-        "seat, result, legal_moves, and the game's own position)."
-    )
-    created_at: datetime
-    updated_at: datetime
-
-
-class StandingInfo(BaseModel):
-    rank: int
-    userid: str
-    rating: float
-    games: int
-    wins: int
-    losses: int
-    draws: int
-    active: int = Field(description="Active boards of the game.")
-    limit: int | None
-    seeking: int
-
-
-class StandingSection(BaseModel):
-    name: str = Field(description="Established, Provisional or Inactive.")
-    players: list[StandingInfo]
-
-
-class Standings(BaseModel):
-    game: str
-    sections: list[StandingSection]
-
-
-class RatingInfo(BaseModel):
-    game: str
-    rating: float
-    games: int
-    wins: int
-    losses: int
-    draws: int
-    limit: int | None
-    seeking: int
-
-
-class PlayerInfo(BaseModel):
-    userid: str
-    vacation: bool
-    signed_off: bool
-    ratings: list[RatingInfo]
-    active: list[BoardSummary]
-    awaiting: list[BoardSummary] = Field(description="Active boards waiting for their move.")
-    finished: list[BoardSummary]
-
-
-class Me(BaseModel):
-    """The account the token belongs to."""
-
-    userid: str
-    addresses: list[str]
-    mail_preference: str
-    vacation: bool
-
-
-class ActionResult(BaseModel):
-    """A command that was done: the board after it, and the mails it sent."""
-
-    ok: Literal[True] = True
-    board: BoardDetail
-    messages: list[MailOut]
-
-
-class CommandResult(BaseModel):
-    ok: Literal[True] = True
-    messages: list[MailOut]
-
-
-class PreviewResult(BaseModel):
-    """The board after the previewed moves; nothing was stored or mailed."""
-
-    moves: list[str] = Field(description="The previewed moves, in canonical text.")
-    to_move: str | None = Field(description="The userid of the player to move after them.")
-    status_line: str
-    result: dict[str, Any] | None
-    position: dict[str, Any]
-    svg: str | None = Field(None, description="The SVG picture, when asked for.")
-
-
-_WORD = r"^[^\s#]+$"
-
-
-class ChallengeRequest(BaseModel):
-    first: str = Field(pattern=r"^\S+$", description="The userid in the first seat.")
-    second: str = Field(pattern=r"^\S+$", description="The userid in the second seat.")
-    options: list[Annotated[str, Field(pattern=r"^\S+$")]] = Field(
-        default_factory=list,
-        max_length=20,
-        description="The game's options, like ['-size=30', '-strict'] (the '-' may be left out).",
-    )
-    nagtime: int | None = Field(None, ge=1, le=365, description="Days before reminders (7).")
-    forfeittime: int | None = Field(None, ge=1, le=365, description="Days before a forfeit (21).")
-    totaltime: int | None = Field(None, ge=1, le=365, description="Each player's total days.")
-
-    model_config = ConfigDict(
-        json_schema_extra={"examples": [{"first": "alice", "second": "bob", "options": []}]}
-    )
-
-
-class MoveRequest(BaseModel):
-    move: str = Field(
-        pattern=_WORD, max_length=64, description="The move in any notation the game reads."
-    )
-    number: int | None = Field(
-        None,
-        ge=1,
-        description="The move's number (the board's next_move): refused as stale otherwise.",
-    )
-    comment: str = Field("", max_length=100_000, description="Goes to the other players.")
-
-    model_config = ConfigDict(
-        json_schema_extra={"examples": [{"move": "a0,0", "number": 1, "comment": "Hi!"}]}
-    )
-
-
-class PreviewRequest(BaseModel):
-    moves: list[Annotated[str, Field(pattern=_WORD, max_length=64)]] = Field(
-        max_length=500, description="Moves to play one after the other, from `at`."
-    )
-    at: int | None = Field(None, ge=0, description="Start after this many moves (default: now).")
-    svg: bool = Field(False, description="Also return the SVG picture.")
-
-
-class Action(StrEnum):
-    resign = "resign"
-    propose = "propose"
-    draw = "draw"
-    undo = "undo"
-    accept = "accept"
-    reject = "reject"
-    swap = "swap"
-    pass_ = "pass"
-    chat = "chat"
-    queue = "queue"
-
-
-class ActionRequest(BaseModel):
-    """What the action needs: a comment (chat needs one; with queue it
-    goes with the move), the #N guard (pass, swap), the move to queue and
-    the opponent's move it answers."""
-
-    comment: str = Field("", max_length=100_000)
-    number: int | None = Field(None, ge=1, description="The #N guard, for pass and swap.")
-    move: str | None = Field(None, pattern=_WORD, max_length=64, description="For queue.")
-    if_: str | None = Field(
-        None,
-        alias="if",
-        pattern=_WORD,
-        max_length=64,
-        description="For queue: play the move only if the opponent's move is this one.",
-    )
-
-    model_config = ConfigDict(populate_by_name=True)
-
-
-class CommandRequest(BaseModel):
-    command: str = Field(
-        min_length=1,
-        max_length=1000,
-        description="A command line as a mail's Subject, with '-' for the password.",
-    )
-    body: str = Field("", max_length=100_000, description="As a mail's body.")
-
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {"command": "vasco subscribe alice - 12", "body": ""},
-                {"command": "mail alice - digest", "body": ""},
-            ]
-        }
-    )
+from .api_models import (
+    Action,
+    ActionRequest,
+    ActionResult,
+    BoardDetail,
+    BoardList,
+    BoardSummary,
+    ChallengeRequest,
+    CommandRequest,
+    CommandResult,
+    ErrorBody,
+    GameInfo,
+    MailOut,
+    Me,
+    MoveInfo,
+    MoveRequest,
+    OptionInfo,
+    PlayerInfo,
+    PreviewRequest,
+    PreviewResult,
+    RatingInfo,
+    ResultInfo,
+    SeatInfo,
+    SideInfo,
+    StandingInfo,
+    Standings,
+    StandingSection,
+)
+
+router = APIRouter(prefix="/api", tags=["api"])
 
 
 # ------------------------------------------------------------ authentication
@@ -394,9 +111,7 @@ def token_user(
             select(ApiToken).where(ApiToken.token_hash == token_hash(credentials.credentials))
         )
         if token is None:
-            raise unauthorized(
-                f"That API token is not known (revoked, or mistyped): {GET_TOKEN.capitalize()}"
-            )
+            raise unauthorized(f"That API token is not known (revoked, or mistyped): {GET_TOKEN}")
         token.last_used_at = server.clock()
         return token.user.userid
 
@@ -415,7 +130,10 @@ BoardPath = Annotated[int, Path(description="The board number.")]
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorBody, "description": "No API token, or one that is not known."},
-    403: {"model": ErrorBody, "description": "Not yours to do: not a player of the board."},
+    403: {
+        "model": ErrorBody,
+        "description": "Not yours to do: not a player of the board, another user's password.",
+    },
     404: {"model": ErrorBody, "description": "No such game, board or player."},
     409: {
         "model": ErrorBody,
@@ -530,7 +248,9 @@ def board_detail(session: Session, board: Board, at: int | None = None) -> Board
         votes.setdefault(vote.kind, []).append(names[vote.seat])
     result = None
     if not active:
-        winner = board.winner if board.result else now.result.winner if now.result else None
+        winner = board.winner
+        if board.result is None and now.result is not None:  # ended by a move, not yet stored
+            winner = now.result.winner
         result = ResultInfo(
             winner=winner,
             winner_userid=None if winner is None else names[winner],
@@ -600,7 +320,8 @@ def run(
     replies go where their mail replies go); a refusal becomes the HTTP
     error its message calls for. `unreadable` tells, after a refusal,
     whether the move text could not be read at all."""
-    messages = server.handle(address_of(server, userid), line, body, as_user=userid)
+    sender = address_of(server, userid)
+    messages = server.handle(sender, line, body, as_user=userid, mail_errors=False)
     errors = [message.error for message in messages if message.error]
     if errors:
         malformed = unreadable is not None and "cannot be played" in errors[0] and unreadable()
@@ -971,3 +692,29 @@ def act(
         line = head
     messages = run(server, userid, line, sent.comment)
     return ActionResult(board=load_detail(server, found, board_id), messages=mails(messages))
+
+
+@router.api_route(
+    "/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False
+)
+def nowhere(request: Request, rest: str) -> Response:
+    """Any other path under /api: a JSON error naming the way to the list
+    of operations (405 where the path exists for another method)."""
+    scope = dict(request.scope, path=request.url.path)
+    methods = sorted(
+        {
+            method
+            for route in router.routes
+            if isinstance(route, APIRoute)
+            and route.endpoint is not nowhere
+            and route.matches(scope)[0] is Match.PARTIAL
+            for method in route.methods
+        }
+    )
+    if methods:
+        raise HTTPException(
+            405,
+            f"{request.method} is not allowed on /api/{rest[:100]}: use {', '.join(methods)}.",
+            headers={"Allow": ", ".join(methods)},
+        )
+    raise HTTPException(404, f"The API has no /api/{rest[:100]}: /docs lists its operations.")

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from importlib import resources
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
 from ..server import Server
 from ..settings import Settings
-from . import account, api, board_page, browse
+from . import account, api, board_page, browse, move_entry
 from .session import secret_key
 from .templating import render
 
@@ -49,12 +50,17 @@ def create_app(server: Server, settings: Settings) -> FastAPI:
     app.include_router(api.router)
     app.include_router(account.router)
     app.include_router(browse.router)
+    app.include_router(move_entry.router)  # before board_page's /{game_name}/{board_id}
     app.include_router(board_page.router)
 
-    @app.exception_handler(HTTPException)
-    async def http_error(request: Request, error: HTTPException) -> Response:
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        """Errors as JSON under /api, as a page elsewhere; headers kept (a 401's
+        WWW-Authenticate, a 405's Allow)."""
         if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": error.detail}, status_code=error.status_code)
+            return JSONResponse(
+                {"error": error.detail}, status_code=error.status_code, headers=error.headers
+            )
         return page_error(request, error.status_code, str(error.detail))
 
     @app.exception_handler(RequestValidationError)
