@@ -15,7 +15,7 @@ from ..games.base import MoveError, State
 from ..server.board_mail import players_of
 from ..store import Board
 from ..store.boards import rebuild
-from . import reading
+from . import move_entry, reading
 from .actions import act, flash, server_of
 from .browse import game_or_404
 from .session import check_csrf, current_userid
@@ -106,6 +106,7 @@ def board_view(request: Request, game_name: str, board_id: int, at: int | None =
         active=active,
         my_turn=my_turn,
         example=example_move(state),
+        buttons=move_entry.move_buttons(state) if my_turn else [],
     )
 
 
