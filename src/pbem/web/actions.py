@@ -57,6 +57,17 @@ def act(request: Request, line: str, body: str = "", sender: str = "") -> Outcom
     return Outcome(messages, errors[0] if errors else None)
 
 
+def play(
+    request: Request, game: str, board_id: int, userid: str, move: str, number: str, comment: str
+) -> None:
+    """Play a move from a form, with the page's move number as the `#N`
+    guard (a form sent twice, or from an old page, plays nothing), and say
+    how it went on the next page."""
+    guard = f"#{number}" if number.isdigit() else ""
+    outcome = act(request, f"{game} move {board_id} {userid} - {move}{guard}", comment)
+    flash(request, outcome.error or f"Played {move}.", "ok" if outcome.ok else "error")
+
+
 def flash(request: Request, text: str, kind: str = "ok") -> None:
     """A message shown on the next page (after the redirect of a form)."""
     notes = request.session.setdefault("flash", [])

@@ -16,7 +16,7 @@ from ..server.board_mail import players_of
 from ..store import Board
 from ..store.boards import rebuild
 from . import move_entry, reading
-from .actions import act, flash, server_of
+from .actions import act, flash, play, server_of
 from .browse import game_or_404
 from .session import check_csrf, current_userid
 from .templating import render, svg_markup
@@ -177,13 +177,7 @@ async def move(request: Request, game_name: str, board_id: int) -> RedirectRespo
     if not text:
         flash(request, "Write or click a move first.", "error")
         return back(game.name, board_id)
-    guard = f"#{number}" if number.isdigit() else ""
-    outcome = act(
-        request,
-        f"{game.name} move {board_id} {userid} - {text}{guard}",
-        str(form.get("comment", "")),
-    )
-    flash(request, outcome.error or f"Played {text}.", "ok" if outcome.ok else "error")
+    play(request, game.name, board_id, userid, text, number, str(form.get("comment", "")))
     return back(game.name, board_id)
 
 

@@ -41,7 +41,7 @@ from ..games.vasco import svg_board as vasco_svg
 from ..games.vasco.state import VascoMove, VascoState
 from ..store import Board
 from ..store.boards import rebuild
-from .actions import act, flash, server_of
+from .actions import flash, play, server_of
 from .browse import game_or_404
 from .session import check_csrf, current_userid
 
@@ -270,13 +270,7 @@ async def offer_komi(request: Request, game_name: str, board_id: int) -> Redirec
         return back
     text = f"komi{int(komi)}"
     number = str(form.get("number", "")).strip()
-    guard = f"#{number}" if number.isdigit() else ""
-    outcome = act(
-        request,
-        f"{game.name} move {board_id} {userid} - {text}{guard}",
-        str(form.get("comment", "")),
-    )
-    flash(request, outcome.error or f"Played {text}.", "ok" if outcome.ok else "error")
+    play(request, game.name, board_id, userid, text, number, str(form.get("comment", "")))
     return back
 
 
