@@ -245,7 +245,7 @@ def test_the_menu_draw_resign_queue_and_chat(
     odd = bob.post("/vasco/1/special", data={"csrf": btoken, "what": "dance"})
     assert odd.status_code == 422
     accepted = bob.post("/vasco/1/special", data={"csrf": btoken, "what": "accept"})
-    assert "Done." in flashes(accepted.text)
+    assert "Everyone agreed: the game is drawn." in flashes(accepted.text)
     assert board_row(server).result == "drawn by agreement"
     over = bob.post("/vasco/1/special", data={"csrf": btoken, "what": "resign", "confirm": "yes"})
     assert any("Board 1 is over" in f for f in flashes(over.text))
@@ -261,7 +261,8 @@ def test_resigning_from_the_menu(server: Server, alice: TestClient, bob: TestCli
     bob.post("/vasco/1/move", data={"csrf": btoken, "move": "b1,0", "number": "2"})
     assert board_row(server).result == "alice resigned; bob wins"
     page = bob.get("/vasco/1")
-    assert "Alice resigned; bob wins." in page.text and "/poll" not in page.text
+    assert "Game over:</strong> alice resigned; bob wins." in page.text
+    assert "/poll" not in page.text
 
 
 def test_an_open_page_learns_of_the_opponents_move(
@@ -326,3 +327,40 @@ def test_the_account_page(server: Server, alice: TestClient) -> None:
         assert session.scalar(select(func.count()).select_from(ApiToken)) == 0
     assert alice.post("/account/token/99/delete", data={"csrf": token}).status_code == 404
     assert alice.post("/account/nonsense", data={"csrf": token}).status_code == 404
+
+
+def test_proposals_show_and_out_of_turn_resignations_say_so(
+    server: Server, alice: TestClient, bob: TestClient
+) -> None:
+    vasco_board(alice, bob)
+    token, btoken = csrf(alice, "/vasco/1"), csrf(bob, "/vasco/1")
+    assert "Accept what is proposed" not in bob.get("/vasco/1").text
+    alice.post("/vasco/1/move", data={"csrf": token, "move": "a0,0", "number": "1"})
+    voted = alice.post("/vasco/1/special", data={"csrf": token, "what": "draw"})
+    assert "Your vote is in; the others have been asked." in flashes(voted.text)
+    page = bob.get("/vasco/1")
+    assert "Alice proposed a draw; waiting for bob." in text(page)
+    assert "Accept what is proposed" in page.text
+    rejected = bob.post("/vasco/1/special", data={"csrf": btoken, "what": "reject"})
+    assert "The proposal is rejected; play goes on." in flashes(rejected.text)
+    queued = alice.post(
+        "/vasco/1/special", data={"csrf": token, "what": "resign", "confirm": "yes"}
+    )
+    assert "you resign when your turn comes" in flashes(queued.text)[0]
+
+
+def test_preview_without_javascript_is_a_page_to_send_from(
+    server: Server, alice: TestClient, bob: TestClient
+) -> None:
+    vasco_board(alice, bob)
+    token = csrf(alice, "/vasco/1")
+    page = alice.post(
+        "/vasco/1/preview", data={"csrf": token, "move": "a0,0", "number": "1", "comment": "hi"}
+    )
+    assert "<h1>Vasco board 1: preview</h1>" in page.text and "<svg" in page.text
+    assert 'name="move" value="a0,0"' in page.text and ">hi</textarea>" in page.text
+    fragment = alice.post(
+        "/vasco/1/preview", data={"csrf": token, "move": "a0,0"}, headers={"HX-Request": "true"}
+    )
+    assert "<h1>" not in fragment.text and "After a0,0" in fragment.text
+    assert board_row(server).version == 0

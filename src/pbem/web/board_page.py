@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from ..games.base import MoveError, State
 from ..server.board_mail import players_of
+from ..server.messages import Outgoing
 from ..store import Board
 from ..store.boards import rebuild
 from . import move_entry, reading
@@ -85,6 +86,7 @@ def board_view(request: Request, game_name: str, board_id: int, at: int | None =
             for row in board.moves
         ]
         watchers = reading.subscribers_of(session, board)
+        proposals = reading.proposals_of(session, board)
         active = board.status == "active" and rebuild(board).result is None
         my_turn = active and seat is not None and shown == latest and state.to_move == seat
         line = reading.board_line(board)
@@ -103,6 +105,7 @@ def board_view(request: Request, game_name: str, board_id: int, at: int | None =
         seat=seat,
         moves=moves,
         watchers=watchers,
+        proposals=proposals,
         active=active,
         my_turn=my_turn,
         example=example_move(state),
@@ -158,8 +161,15 @@ async def preview(request: Request, game_name: str, board_id: int) -> HTMLRespon
             error = f"Move {text[:40]} cannot be played: {problem.reason}."
     return render(
         request,
-        "preview.html",
+        # htmx puts the fragment under the move box; without JavaScript the
+        # form itself came here, so it gets a whole page to send from
+        "preview.html" if request.headers.get("HX-Request") else "preview_page.html",
+        title=f"Preview on board {board_id}",
+        game=game_or_404(game_name),
+        board_id=board_id,
         move=text,
+        number=str(form.get("number", "")),
+        comment=str(form.get("comment", "")),
         error=error,
         svg=None if after is None else svg_markup(after.svg_board()),
         status=None if after is None else after.status_line(),
@@ -206,9 +216,32 @@ async def special(request: Request, game_name: str, board_id: int) -> RedirectRe
     else:
         raise HTTPException(422, f"There is no special move called {what[:20]!r}.")
     outcome = act(request, line, comment)
-    done = {"chat": "Your message was sent.", "queue": "The move is queued."}
-    flash(request, outcome.error or done.get(what, "Done."), "ok" if outcome.ok else "error")
+    if outcome.ok:
+        flash(request, done_message(what, outcome.messages))
+    else:
+        flash(request, outcome.error or "", "error")
     return back(game.name, board_id)
+
+
+def done_message(what: str, messages: list[Outgoing]) -> str:
+    """What a special move did, in a sentence for the next page."""
+    subjects = " ".join(message.subject for message in messages)
+    if what == "resign":
+        if "will resign" in subjects:
+            return "It is not your move: you resign when your turn comes."
+        return "You resigned."
+    if "proposal rejected" in subjects:
+        return "The proposal is rejected; play goes on."
+    if what in ("draw", "undo", "accept") and "proposed" in subjects:
+        return "Your vote is in; the others have been asked."
+    if what == "accept":
+        what = "draw" if "game over" in subjects else "undo"
+    return {
+        "chat": "Your message was sent.",
+        "queue": "The move is queued.",
+        "draw": "Everyone agreed: the game is drawn.",
+        "undo": "Everyone agreed: the last move is taken back.",
+    }.get(what, "Done.")
 
 
 def require_login(request: Request) -> str:

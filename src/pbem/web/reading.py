@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from ..games import GAMES, get_game
 from ..games.base import State
 from ..server.board_mail import players_of
-from ..store import Board, BoardPlayer, Rating, Subscription, User
+from ..store import Board, BoardPlayer, Rating, Subscription, User, Vote
 from ..store.boards import awaits, options_of
 
 FILTERS = ("active", "finished", "mine", "awaiting")
@@ -86,6 +86,22 @@ def find_user(session: Session, userid: str | None) -> User | None:
 def ratings_of(session: Session, user: User) -> dict[str, Rating]:
     rows = session.scalars(select(Rating).where(Rating.user_id == user.id)).all()
     return {row.game: row for row in rows}
+
+
+def proposals_of(session: Session, board: Board) -> list[str]:
+    """The open proposals, as sentences: 'alice proposes a draw; waiting for bob'."""
+    names = players_of(board)
+    votes = session.scalars(select(Vote).where(Vote.board_id == board.id)).all()
+    sentences = []
+    for kind, what in (("draw", "a draw"), ("undo", "taking back the last move")):
+        seats = sorted(vote.seat for vote in votes if vote.kind == kind)
+        if seats:
+            waiting = [names[p.seat] for p in board.players if p.seat not in seats]
+            sentences.append(
+                f"{' and '.join(names[s] for s in seats)} proposed {what}; waiting for "
+                f"{', '.join(waiting)}"
+            )
+    return sentences
 
 
 def subscribers_of(session: Session, board: Board) -> list[str]:
