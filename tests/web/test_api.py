@@ -690,3 +690,6 @@ def test_the_docs_page_serves(client: TestClient) -> None:
     response = client.get("/docs")
     assert response.status_code == 200
     assert "swagger" in response.text.lower() and "/openapi.json" in response.text
+    assert "https://" not in response.text  # no CDN: the files are ours
+    for asset in ("/static/swagger/swagger-ui-bundle.js", "/static/swagger/swagger-ui.css"):
+        assert asset in response.text and client.get(asset).status_code == 200

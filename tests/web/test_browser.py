@@ -291,3 +291,12 @@ def test_the_special_moves_menu_draw_and_resign(ui: UI, live: LiveSite) -> None:
     alice.shot("resigned")
     bob.shot("resigned")
     ui.check()
+
+
+def test_the_api_documentation_renders_from_vendored_files(ui: UI) -> None:
+    reader = ui.player("reader")
+    reader.goto("/docs")
+    expect(reader.page.locator(".swagger-ui .info .title")).to_contain_text("pbem")
+    expect(reader.page.locator(".opblock-summary-path").first).to_be_visible()
+    reader.shot("docs")
+    ui.check()

@@ -6,6 +6,7 @@ from importlib import resources
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -26,7 +27,7 @@ def create_app(server: Server, settings: Settings) -> FastAPI:
         description="The JSON API does what the mail commands do. Authenticate with "
         "`Authorization: Bearer TOKEN`; make a token on your account page.",
         version="1",
-        docs_url="/docs",
+        docs_url=None,  # served below from vendored files, not a CDN
         redoc_url=None,
         openapi_url="/openapi.json",
     )
@@ -42,6 +43,7 @@ def create_app(server: Server, settings: Settings) -> FastAPI:
     )
     static = resources.files("pbem.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    app.add_api_route("/docs", api_documentation, include_in_schema=False)
     app.add_api_route(
         "/favicon.ico",
         lambda: RedirectResponse("/static/favicon.svg", status_code=301),
@@ -73,6 +75,17 @@ def create_app(server: Server, settings: Settings) -> FastAPI:
         return page_error(request, 422, f"The request was not understood: {problems}.")
 
     return app
+
+
+def api_documentation() -> HTMLResponse:
+    """Swagger UI on the OpenAPI document, from the vendored copy in static/."""
+    return get_swagger_ui_html(
+        openapi_url="/openapi.json",
+        title="pbem JSON API",
+        swagger_js_url="/static/swagger/swagger-ui-bundle.js",
+        swagger_css_url="/static/swagger/swagger-ui.css",
+        swagger_favicon_url="/static/favicon.svg",
+    )
 
 
 def page_error(request: Request, status: int, message: str) -> HTMLResponse:
