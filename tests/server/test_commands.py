@@ -678,3 +678,24 @@ def test_a_door_that_vouches_for_a_user_needs_no_password(server: Server) -> Non
         "alice@example.org", "change password alice - newpass1", as_user="alice"
     )  # a password change always asks for the password
     assert "'alice' and that password do not match" in error.body
+
+
+@pytest.mark.parametrize(
+    ("who", "line", "kind"),
+    [
+        ("carol", "vasco move 1 carol pw-carol a0,0#1", "forbidden"),
+        ("alice", "vasco move 1 alice wrong a0,0#1", "forbidden"),
+        ("alice", "vasco move 9 alice pw-alice a0,0#1", "not_found"),
+        ("alice", "vasco move 1 alice pw-alice a0,0#2", "conflict"),
+        ("alice", "vasco move 1 alice pw-alice a5,5#1", "conflict"),
+        ("alice", "vasco move 1 alice pw-alice q9#1", "malformed"),
+        ("bob", "vasco move 1 bob pw-bob a0,0#1", "conflict"),
+        ("alice", "vasco move 1 alice", "malformed"),
+        ("alice", "signup bob secret9", "conflict"),
+    ],
+)
+def test_each_refusal_says_what_kind_it_is(server: Server, who: str, line: str, kind: str) -> None:
+    challenge(server)
+    signup(server, "carol")
+    [error] = server.handle(f"{who}@example.org", line)
+    assert (error.error is not None, error.error_kind) == (True, kind), error.error

@@ -35,7 +35,7 @@ from .context import (
     seat_of,
     usage,
 )
-from .errors import CommandError
+from .errors import CONFLICT, FORBIDDEN, CommandError
 from .footers import stop_token
 from .help import command_list
 from .turns import end_by_resignation
@@ -58,10 +58,13 @@ def signup(ctx: Context, words: list[str]) -> None:
     password = check_password(words[1])
     address = check_address(words[2] if len(words) == 3 else ctx.sender)
     if find_user(ctx.session, userid) is not None:
-        raise CommandError(f"The userid '{userid}' is taken (userids ignore case): pick another.")
+        raise CommandError(
+            f"The userid '{userid}' is taken (userids ignore case): pick another.", kind=CONFLICT
+        )
     if find_address(ctx.session, address) is not None:
         raise CommandError(
-            f"The address {address} already belongs to an account; one address, one account."
+            f"The address {address} already belongs to an account; one address, one account.",
+            kind=CONFLICT,
         )
     user = User(
         userid=userid,
@@ -106,7 +109,9 @@ def add_address(ctx: Context, words: list[str]) -> None:
     user = login(ctx, words[0], words[1])
     address = check_address(words[2])
     if find_address(ctx.session, address) is not None:
-        raise CommandError(f"The address {address} already belongs to an account: add another one.")
+        raise CommandError(
+            f"The address {address} already belongs to an account: add another one.", kind=CONFLICT
+        )
     user.addresses.append(Address(address=address, address_key=address.lower()))
     ctx.session.flush()
     ctx.reply.send(
@@ -136,7 +141,9 @@ def change(ctx: Context, words: list[str]) -> None:
     address = check_address(words[3])
     owner = find_address(ctx.session, address)
     if owner is not None and owner.user_id != user.id:
-        raise CommandError(f"The address {address} already belongs to another account.")
+        raise CommandError(
+            f"The address {address} already belongs to another account.", kind=CONFLICT
+        )
     old = main_address(user)
     if owner is None:
         user.addresses[0].address = address
@@ -187,7 +194,8 @@ def stop(ctx: Context, words: list[str]) -> None:
     if not hmac.compare_digest(words[1].lower(), stop_token(user)):
         raise CommandError(
             f"That is not {user.userid}'s stop token (it changes with the password): "
-            f"'mail {user.userid} PASSWORD none' does the same with the password."
+            f"'mail {user.userid} PASSWORD none' does the same with the password.",
+            kind=FORBIDDEN,
         )
     user.mail_preference = "none"
     ctx.reply.send(
@@ -220,7 +228,9 @@ def signon(ctx: Context, words: list[str]) -> None:
     usage("signon USERID PASSWORD", words, 2)
     user = login(ctx, words[0], words[1])
     if not user.signed_off:
-        raise CommandError(f"{user.userid} has not signed off: there is nothing to come back from.")
+        raise CommandError(
+            f"{user.userid} has not signed off: there is nothing to come back from.", kind=CONFLICT
+        )
     user.signed_off = False
     user.mail_preference = "every"
     ctx.reply.send(
@@ -236,7 +246,8 @@ def delete_account(ctx: Context, words: list[str]) -> None:
     if played is not None:
         raise CommandError(
             f"{user.userid} has boards, which keep their players' names: 'signoff "
-            f"{user.userid} PASSWORD' leaves the server instead."
+            f"{user.userid} PASSWORD' leaves the server instead.",
+            kind=CONFLICT,
         )
     address = main_address(user)
     ctx.session.delete(user)
@@ -250,7 +261,8 @@ def broadcast(ctx: Context, words: list[str]) -> None:
     user = login(ctx, words[0], words[1])
     if user.userid_key not in administrators():
         raise CommandError(
-            "Only the server's administrators may broadcast (PBEM_ADMINS names them)."
+            "Only the server's administrators may broadcast (PBEM_ADMINS names them).",
+            kind=FORBIDDEN,
         )
     if not ctx.body.strip():
         raise CommandError("A broadcast needs words: write them in the body of the mail.")

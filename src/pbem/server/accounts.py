@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..store import Address, User
-from .errors import CommandError
+from .errors import FORBIDDEN, NOT_FOUND, CommandError
 
 HASHER = PasswordHasher()
 _WORD = re.compile(r"[!#-&(-9;-~]{1,64}")  # printable ASCII without space, quotes and ':'
@@ -60,7 +60,8 @@ def user_named(session: Session, userid: str) -> User:
     if user is None:
         raise CommandError(
             f"There is no user '{userid[:40]}'. Check the spelling, or sign up with "
-            "'signup userid password'."
+            "'signup userid password'.",
+            kind=NOT_FOUND,
         )
     return user
 
@@ -76,7 +77,8 @@ def authenticate(session: Session, userid: str, password: str) -> User:
         pass
     raise CommandError(
         f"The userid '{userid[:40]}' and that password do not match. Userids ignore "
-        "case; passwords do not."
+        "case; passwords do not.",
+        kind=FORBIDDEN,
     )
 
 

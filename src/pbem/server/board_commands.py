@@ -13,7 +13,7 @@ import re
 from sqlalchemy import delete, select
 
 from ..documents import rules_text
-from ..games.base import Game, MoveError, OptionError
+from ..games.base import Game, MoveError, MoveSyntaxError, OptionError
 from ..store import Board, PendingMove, User
 from ..store.boards import StaleBoard, apply_move, create_board, rebuild
 from . import turns, votes
@@ -31,7 +31,7 @@ from .context import (
     split_move_number,
     usage,
 )
-from .errors import CommandError
+from .errors import CONFLICT, MALFORMED, CommandError
 from .ratings import rating_row
 from .standings import active_boards
 from .subscriptions import new_board_news
@@ -77,7 +77,8 @@ def challenge(ctx: Context, game: Game, words: list[str]) -> None:
     for user in users:
         if user.signed_off:
             raise CommandError(
-                f"{user.userid} has signed off and cannot be challenged until they sign on."
+                f"{user.userid} has signed off and cannot be challenged until they sign on.",
+                kind=CONFLICT,
             )
     if len({user.id for user in users}) != len(users):
         raise CommandError(
@@ -88,7 +89,8 @@ def challenge(ctx: Context, game: Game, words: list[str]) -> None:
         if standing.limit is not None and active_boards(ctx, user.id, game.name) >= standing.limit:
             raise CommandError(
                 f"{user.userid} plays at most {standing.limit} {game.title} boards at once "
-                f"(their limit), and has that many now."
+                f"(their limit), and has that many now.",
+                kind=CONFLICT,
             )
     nag = days.get("nagtime", DEFAULT_NAG_DAYS)
     forfeit = days.get("forfeittime", DEFAULT_FORFEIT_DAYS)
@@ -140,7 +142,9 @@ def your_turn(
         assert state.to_move is not None
         waiting = players_of(board)[state.to_move]
         raise CommandError(
-            f"It is not your move on board {board.id}: {waiting} is to move.", board.id
+            f"It is not your move on board {board.id}: {waiting} is to move.",
+            board.id,
+            kind=CONFLICT,
         )
     return board, user, text, number
 
@@ -150,6 +154,7 @@ def stale(board: Board, number: int | None) -> CommandError:
         f"Board {board.id} is at move {board.version + 1}, but this mail was for move "
         f"{number}: it is stale or came twice, so nothing was played.",
         board.id,
+        kind=CONFLICT,
     )
 
 
@@ -188,13 +193,19 @@ def play_turn(
     except StaleBoard:
         raise stale(board, expected + 1) from None
     except MoveError as error:
-        raise CommandError(
-            f"Move {text} cannot be played on board {board.id}: {error.reason}.", board.id
-        ) from None
+        raise move_refused(text, board, error) from None
     ctx.session.execute(delete(PendingMove).where(PendingMove.board_id == board.id))
     clear_votes(ctx, board)
     send_board(ctx, board, after, comment=comment, commenter=user.userid)
     after_move(ctx, board, after)
+
+
+def move_refused(text: str, board: Board, error: MoveError) -> CommandError:
+    """A move the rules refuse (a conflict), or that cannot be read (malformed)."""
+    kind = MALFORMED if isinstance(error, MoveSyntaxError) else CONFLICT
+    return CommandError(
+        f"Move {text} cannot be played on board {board.id}: {error.reason}.", board.id, kind=kind
+    )
 
 
 def submit(ctx: Context, game: Game, words: list[str]) -> None:
@@ -206,9 +217,7 @@ def submit(ctx: Context, game: Game, words: list[str]) -> None:
     try:
         after = state.play_text(text)
     except MoveError as error:
-        raise CommandError(
-            f"Move {text} cannot be played on board {board.id}: {error.reason}.", board.id
-        ) from None
+        raise move_refused(text, board, error) from None
     seat = seat_of(board, user)
     ctx.session.execute(
         delete(PendingMove).where(PendingMove.board_id == board.id, PendingMove.seat == seat)
@@ -244,6 +253,7 @@ def confirm(ctx: Context, game: Game, words: list[str]) -> None:
         raise CommandError(
             f"Nothing is submitted on board {board.id}: send '{game.name} submit ...' first.",
             board.id,
+            kind=CONFLICT,
         )
     if pending.version != board.version:
         raise stale(board, pending.version + 1)
@@ -279,6 +289,7 @@ def swap(ctx: Context, game: Game, words: list[str]) -> None:
             f"Swapping is only for the second player's first turn (the colour choice after "
             f"the komi); board {board.id} is past it.",
             board.id,
+            kind=CONFLICT,
         ) from None
     password, mark, number = words[2].partition("#")
     move(ctx, game, [words[0], words[1], password, game.swap_move + mark + number])

@@ -15,7 +15,7 @@ from ..store.boards import boards_of, rebuild
 from .accounts import main_address
 from .board_mail import players_of
 from .context import Context, login, seat_of
-from .errors import CommandError
+from .errors import CONFLICT, CommandError
 from .turns import can_decline, end_by_resignation
 
 
@@ -29,7 +29,8 @@ def open_challenges(ctx: Context, game: Game, user: User) -> list[tuple[Board, i
     if not found:
         raise CommandError(
             f"{user.userid} has no open {game.title} challenge: every active board is "
-            f"already accepted or moved on. '{game.name} games {user.userid}' lists them."
+            f"already accepted or moved on. '{game.name} games {user.userid}' lists them.",
+            kind=CONFLICT,
         )
     return found
 

@@ -13,7 +13,7 @@ from ..games.base import Game, State
 from ..store import Board, Subscription, User
 from .accounts import authenticate, find_address, find_user, main_address
 from .board_mail import board_body, subject
-from .errors import CommandError
+from .errors import FORBIDDEN, NOT_FOUND, CommandError
 from .messages import BoardView, Reply
 
 
@@ -63,7 +63,8 @@ def board_numbered(ctx: Context, game: Game, text: str) -> Board:
     if board is None or board.game != game.name:
         raise CommandError(
             f"There is no {game.title} board {text}: '{game.name} games USERID' lists a "
-            "player's boards."
+            "player's boards.",
+            kind=NOT_FOUND,
         )
     return board
 
@@ -76,6 +77,7 @@ def seat_of(board: Board, user: User) -> int:
         f"{user.userid} does not play on board {board.id}: only its players may do that "
         "(anyone may show it).",
         board.id,
+        kind=FORBIDDEN,
     )
 
 

@@ -31,6 +31,7 @@ class Outgoing:
     footer: str | None = None  # None: the recipient's usual stop line, added on sending
     board: BoardView | None = None
     error: str | None = None  # for an error reply: what was wrong (the doors show it)
+    error_kind: str | None = None  # and what kind of refusal (errors.MALFORMED, ...)
 
     def to_json(self) -> dict[str, object]:
         return {"to": list(self.to), "subject": self.subject, "body": self.body}

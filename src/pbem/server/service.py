@@ -201,4 +201,6 @@ class Server:
         parts.extend(f"> {text}" for text in body[:2000].splitlines())
         subject_line = f"pbem error: {line[:80]}"
         body = "\n".join(parts) + "\n"
-        return Outgoing((sender,), subject_line, body, board=view, error=error.message)
+        return Outgoing(
+            (sender,), subject_line, body, board=view, error=error.message, error_kind=error.kind
+        )

@@ -19,7 +19,7 @@ from ..store.boards import apply_move, finish_board, rebuild
 from .accounts import main_address
 from .board_mail import players_of
 from .context import Context, board_numbered, login, seat_of, send_board, usage
-from .errors import CommandError
+from .errors import CONFLICT, CommandError
 
 RESIGN = "resign"
 
@@ -61,6 +61,7 @@ def queue(ctx: Context, game: Game, words: list[str]) -> None:
             f"It is your move on board {board.id}: play it with '{game.name} move' "
             "instead of queueing it.",
             board.id,
+            kind=CONFLICT,
         )
     condition = ""
     if len(words) == 6:
@@ -72,6 +73,7 @@ def queue(ctx: Context, game: Game, words: list[str]) -> None:
             raise CommandError(
                 f"The condition {words[5][:40]} is no move the opponent can make: {error.reason}.",
                 board.id,
+                kind=CONFLICT,
             ) from None
     try:
         state.parse_move(words[3])  # readable now; whether legal is decided when played
@@ -108,9 +110,11 @@ def queue_entry(ctx: Context, board: Board, seat: int, text: str, condition: str
 def active_state(board: Board) -> State:
     state = rebuild(board)
     if state.result is not None:
-        raise CommandError(f"Board {board.id} is over: {state.status_line()}", board.id)
+        raise CommandError(
+            f"Board {board.id} is over: {state.status_line()}", board.id, kind=CONFLICT
+        )
     if board.status != "active":
-        raise CommandError(f"Board {board.id} is over: {board.result}.", board.id)
+        raise CommandError(f"Board {board.id} is over: {board.result}.", board.id, kind=CONFLICT)
     return state
 
 

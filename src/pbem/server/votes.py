@@ -18,7 +18,7 @@ from . import challenges
 from .accounts import main_address
 from .board_mail import players_of
 from .context import Context, board_numbered, login, seat_of, send_board, usage
-from .errors import CommandError
+from .errors import CONFLICT, CommandError
 from .turns import active_state, clear_votes
 
 WHAT = {"draw": "a draw", "undo": "taking back the last move"}
@@ -36,7 +36,9 @@ def vote(ctx: Context, game: Game, words: list[str], kind: str, form: str) -> No
     usage(form, words, 3)
     board, seat, user = voter(ctx, game, words)
     if kind == "undo" and board.version == 0:
-        raise CommandError(f"Board {board.id} has no move to take back yet.", board.id)
+        raise CommandError(
+            f"Board {board.id} has no move to take back yet.", board.id, kind=CONFLICT
+        )
     if not game.can_undo and kind == "undo":
         raise CommandError(f"{game.title} does not allow taking moves back.", board.id)
     cast(ctx, board, seat, kind)
@@ -92,6 +94,7 @@ def open_kinds(ctx: Context, board: Board) -> list[str]:
             f"Nothing is proposed on board {board.id}: '{board.game} propose' or "
             f"'{board.game} undo' proposes.",
             board.id,
+            kind=CONFLICT,
         )
     return kinds
 

@@ -24,8 +24,7 @@ a command was refused. The status says what kind of refusal it was:
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
@@ -40,6 +39,7 @@ from ..games import GAMES, get_game
 from ..games.base import Game, MoveError, MoveSyntaxError, State
 from ..server import Server
 from ..server.board_mail import players_of
+from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND
 from ..server.messages import Outgoing
 from ..server.standings import standing_sections
 from ..store import ApiToken, Board, Vote
@@ -146,33 +146,13 @@ READ_ERRORS = {code: ERRORS[code] for code in (404, 422)}
 
 # ----------------------------------------------------------- status mapping
 
-_FORBIDDEN = re.compile(
-    r"does not play on board|and that password do not match|"
-    r"Only the server's administrators|stop token"
-)
-_NOT_FOUND = re.compile(r"^There is no \w+ board \d+|^There is no user ")
-_CONFLICT = re.compile(
-    r"It is not your move|It is your move on board|stale or came twice|has moved on|"
-    r"cannot be played|is over:|Nothing is proposed|Nothing is submitted|"
-    r"no move to take back|Swapping is only for|has no open|cannot be challenged until|"
-    r"plays at most|is taken|already belongs|has not signed off|has boards, which keep|"
-    r"^The condition .* is no move"
-)
+STATUS = {FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409, MALFORMED: 422}
 
 
-def status_for(message: str, unreadable: bool = False) -> int:
-    """The HTTP status of a refused command, from the command layer's
-    message (see the module's docstring); `unreadable`: the move text
-    could not be read at all, which is malformed rather than illegal."""
-    if _FORBIDDEN.search(message):
-        return 403
-    if _NOT_FOUND.search(message):
-        return 404
-    if unreadable:
-        return 422
-    if _CONFLICT.search(message):
-        return 409
-    return 422
+def status_for(kind: str | None) -> int:
+    """The HTTP status of a refused command, from the kind of refusal the
+    command layer gave it (see the module's docstring)."""
+    return STATUS.get(kind or MALFORMED, 422)
 
 
 # ------------------------------------------------------------------ reading
@@ -314,39 +294,16 @@ def run(
     userid: str,
     line: str,
     body: str = "",
-    unreadable: Callable[[], bool] | None = None,
 ) -> list[Outgoing]:
     """Run a command line for the token's user, from their first address (so
     replies go where their mail replies go); a refusal becomes the HTTP
-    error its message calls for. `unreadable` tells, after a refusal,
-    whether the move text could not be read at all."""
+    error its kind calls for."""
     sender = address_of(server, userid)
     messages = server.handle(sender, line, body, as_user=userid, mail_errors=False)
-    errors = [message.error for message in messages if message.error]
-    if errors:
-        malformed = unreadable is not None and "cannot be played" in errors[0] and unreadable()
-        raise HTTPException(status_for(errors[0], malformed), errors[0])
+    refusals = [message for message in messages if message.error]
+    if refusals:
+        raise HTTPException(status_for(refusals[0].error_kind), refusals[0].error)
     return messages
-
-
-def move_unreadable(server: Server, board_id: int, text: str) -> Callable[[], bool]:
-    """Whether `text` is no move at all on the board as it is (asked after a
-    refusal, which changed nothing)."""
-
-    def check() -> bool:
-        with server.sessions() as session:
-            board = session.get(Board, board_id)
-            if board is None:
-                return False
-            try:
-                rebuild(board).parse_move(text)
-            except MoveSyntaxError:
-                return True
-            except MoveError:
-                return False
-            return False
-
-    return check
 
 
 def existing_board(server: Server, game: Game, board_id: int) -> None:
@@ -606,7 +563,7 @@ def play(
     existing_board(server, found, board_id)
     guard = "" if sent.number is None else f"#{sent.number}"
     line = f"{found.name} move {board_id} {userid} - {sent.move}{guard}"
-    messages = run(server, userid, line, sent.comment, move_unreadable(server, board_id, sent.move))
+    messages = run(server, userid, line, sent.comment)
     return ActionResult(board=load_detail(server, found, board_id), messages=mails(messages))
 
 
