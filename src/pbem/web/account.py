@@ -10,10 +10,9 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy import select
 
-from ..server.accounts import authenticate
+from ..server.accounts import authenticate, find_user
 from ..server.errors import CommandError
 from ..store import ApiToken
-from . import reading
 from .actions import act, flash, server_of
 from .session import check_csrf, current_userid, log_in, log_out
 from .templating import render
@@ -61,7 +60,7 @@ async def signup(request: Request) -> Response:
 def canonical(request: Request, userid: str) -> str:
     """The userid as its owner spelled it at sign-up."""
     with server_of(request).sessions() as session:
-        user = reading.find_user(session, userid)
+        user = find_user(session, userid)
         return user.userid if user else userid
 
 
@@ -111,7 +110,7 @@ def account_user(request: Request) -> str:
 def account(request: Request) -> HTMLResponse:
     userid = account_user(request)
     with server_of(request).sessions() as session:
-        user = reading.find_user(session, userid)
+        user = find_user(session, userid)
         if user is None:  # deleted meanwhile
             log_out(request)
             raise HTTPException(403, "That account no longer exists.")
@@ -157,7 +156,7 @@ def make_token(request: Request, userid: str, label: str) -> RedirectResponse:
     token = "pbem_" + secrets.token_urlsafe(30)
     server = server_of(request)
     with server.sessions.begin() as session:
-        user = reading.find_user(session, userid)
+        user = find_user(session, userid)
         if user is None:
             raise HTTPException(403, "That account no longer exists.")
         session.add(
@@ -176,7 +175,7 @@ def make_token(request: Request, userid: str, label: str) -> RedirectResponse:
 def delete_token(request: Request, token_id: int) -> RedirectResponse:
     userid = account_user(request)
     with server_of(request).sessions.begin() as session:
-        user = reading.find_user(session, userid)
+        user = find_user(session, userid)
         token = session.get(ApiToken, token_id)
         if token is None or user is None or token.user_id != user.id:
             raise HTTPException(404, "You have no such token.")

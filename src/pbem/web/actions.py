@@ -8,11 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fastapi import Request
-from sqlalchemy import select
 
 from ..server import Server
+from ..server.accounts import find_user, main_address
 from ..server.messages import Outgoing
-from ..store import Address, User
 from .session import current_userid
 
 
@@ -36,13 +35,8 @@ def server_of(request: Request) -> Server:
 def address_of(server: Server, userid: str) -> str:
     """The player's first address: replies to their web commands go there."""
     with server.sessions() as session:
-        address = session.scalar(
-            select(Address.address)
-            .join(User, User.id == Address.user_id)
-            .where(User.userid_key == userid.lower())
-            .order_by(Address.id)
-        )
-    return address or ""
+        user = find_user(session, userid)
+        return main_address(user) if user is not None and user.addresses else ""
 
 
 def act(request: Request, line: str, body: str = "", sender: str = "") -> Outcome:

@@ -38,13 +38,14 @@ from starlette.routing import Match
 from ..games import GAMES, get_game
 from ..games.base import Game, MoveError, MoveSyntaxError, State
 from ..server import Server
+from ..server.accounts import find_user
 from ..server.board_mail import players_of
 from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND
 from ..server.messages import Outgoing
 from ..server.standings import standing_sections
 from ..store import ApiToken, Board, Vote
 from ..store.boards import options_of, rebuild
-from . import reading
+from . import found, reading
 from .account import token_hash
 from .actions import address_of, server_of
 from .api_models import (
@@ -159,6 +160,7 @@ def status_for(kind: str | None) -> int:
 
 
 def game_or_404(name: str) -> Game:
+    """The game, or 404 with the registry's message naming the hosted games."""
     try:
         return get_game(name)
     except KeyError as error:
@@ -166,13 +168,7 @@ def game_or_404(name: str) -> Game:
 
 
 def board_or_404(session: Session, game: Game, board_id: int) -> Board:
-    board = session.get(Board, board_id)
-    if board is None or board.game != game.name:
-        raise HTTPException(
-            404,
-            f"There is no {game.title} board {board_id}: GET /api/{game.name}/boards lists them.",
-        )
-    return board
+    return found.board_or_404(session, game, board_id, f"GET /api/{game.name}/boards")
 
 
 def game_info(game: Game) -> GameInfo:
@@ -327,7 +323,7 @@ def list_games() -> list[GameInfo]:
 def me(request: Request, userid: TokenUser) -> Me:
     """The account of the API token: a way to check a token works."""
     with server_of(request).sessions() as session:
-        user = reading.find_user(session, userid)
+        user = find_user(session, userid)
         if user is None:
             raise unauthorized(f"That token's account no longer exists: {GET_TOKEN}")
         return Me(
@@ -371,7 +367,7 @@ def player(request: Request, userid: str) -> PlayerInfo:
     """A player's ratings in each game and their boards: active, awaiting
     their move, and finished (the newest 200)."""
     with server_of(request).sessions() as session:
-        user = reading.find_user(session, userid)
+        user = find_user(session, userid)
         if user is None:
             raise HTTPException(404, f"There is no user '{userid[:40]}'.")
         ratings = [

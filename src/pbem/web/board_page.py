@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from sqlalchemy.orm import Session
 
 from ..games.base import MoveError, State
 from ..server.board_mail import players_of
@@ -18,7 +17,7 @@ from ..store import Board
 from ..store.boards import rebuild
 from . import move_entry, reading
 from .actions import act, flash, play, server_of
-from .browse import game_or_404
+from .found import game_or_404, load_board
 from .session import check_csrf, current_userid
 from .templating import render, svg_markup
 
@@ -42,14 +41,6 @@ class Seat:
     userid: str
     side: str
     rating: str
-
-
-def load_board(session: Session, game_name: str, board_id: int) -> Board:
-    game = game_or_404(game_name)
-    board = session.get(Board, board_id)
-    if board is None or board.game != game.name:
-        raise HTTPException(404, f"There is no {game.title} board {board_id}.")
-    return board
 
 
 def my_seat(board: Board, userid: str | None) -> int | None:

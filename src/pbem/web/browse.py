@@ -6,22 +6,17 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
-from ..games import GAMES, get_game
-from ..games.base import Game
+from ..games import GAMES
+from ..server.accounts import find_user
 from ..server.standings import standing_sections
 from ..store import RatingEvent, User
 from . import reading
 from .actions import act, flash, server_of
+from .found import game_or_404
 from .session import check_csrf, current_userid
 from .templating import render, rules_html, svg_markup
 
 router = APIRouter(include_in_schema=False)
-
-
-def game_or_404(name: str) -> Game:
-    if name.lower() not in GAMES:
-        raise HTTPException(404, f"There is no game called {name[:30]!r} here.")
-    return get_game(name.lower())
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -41,7 +36,7 @@ def home(request: Request) -> HTMLResponse:
 def player(request: Request, userid: str) -> HTMLResponse:
     server = server_of(request)
     with server.sessions() as session:
-        user = reading.find_user(session, userid)
+        user = find_user(session, userid)
         if user is None:
             raise HTTPException(404, f"No player is called {userid[:30]!r}.")
         ratings = reading.ratings_of(session, user)

@@ -15,7 +15,6 @@ from xml.sax.saxutils import escape, quoteattr
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
-from sqlalchemy.orm import Session
 
 from ..games.base import State
 from ..games.svg import Point, num, polygon
@@ -39,10 +38,9 @@ from ..games.vacu.state import PASS as VACU_PASS
 from ..games.vasco import geometry as vasco_geometry
 from ..games.vasco import svg_board as vasco_svg
 from ..games.vasco.state import VascoMove, VascoState
-from ..store import Board
 from ..store.boards import rebuild
 from .actions import flash, play, server_of
-from .browse import game_or_404
+from .found import game_or_404, load_board
 from .session import check_csrf, current_userid
 
 router = APIRouter(include_in_schema=False)
@@ -145,17 +143,6 @@ def _trugo_buttons(state: TrugoState) -> list[MoveButton]:
 
 
 # -- the endpoints ------------------------------------------------------------
-
-
-def load_board(session: Session, game_name: str, board_id: int) -> Board:
-    """The board, or 404 when there is none of that game with that number
-    (as board_page.load_board; kept here so the two modules need not import
-    each other)."""
-    game = game_or_404(game_name)
-    board = session.get(Board, board_id)
-    if board is None or board.game != game.name:
-        raise HTTPException(404, f"There is no {game.title} board {board_id}.")
-    return board
 
 
 def current_state(request: Request, game_name: str, board_id: int) -> State:

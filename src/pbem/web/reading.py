@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from ..games import GAMES, get_game
 from ..games.base import State
+from ..server.accounts import find_user
 from ..server.board_mail import players_of
 from ..store import Board, BoardPlayer, Rating, Subscription, User, Vote
 from ..store.boards import awaits, options_of
@@ -75,12 +76,6 @@ def boards(
     if which == "awaiting" and user is not None:
         found = [board for board in found if awaits(board, user.id)][:limit]
     return [board_line(board) for board in found]
-
-
-def find_user(session: Session, userid: str | None) -> User | None:
-    if not userid:
-        return None
-    return session.scalar(select(User).where(User.userid_key == userid.lower()))
 
 
 def ratings_of(session: Session, user: User) -> dict[str, Rating]:
