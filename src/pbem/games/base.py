@@ -243,20 +243,17 @@ class State(ABC, Generic[MoveT]):
             result = self.result
             if result.winner is None:
                 return f"Game over: a draw ({result.reason})."
-            side = self.game.sides[result.winner]
-            return f"Game over: {side.name} ({side.letter}) wins: {result.reason}."
+            return f"Game over: {self.side_text(result.winner)} wins: {result.reason}."
         assert self.to_move is not None
-        side = self.game.sides[self.to_move]
-        return f"Move {len(self.history) + 1}: {side.name} ({side.letter}) to move."
+        return f"Move {len(self.history) + 1}: {self.side_text(self.to_move)} to move."
 
     def last_move_line(self) -> str | None:
         """'Last move: <text> by <side> (<note>).', or None before the first move."""
         if not self.history:
             return None
         record = self.history[-1]
-        side = self.game.sides[record.player]
         note = f" ({record.note})" if record.note else ""
-        return f"Last move: {record.text} by {side.name} ({side.letter}){note}."
+        return f"Last move: {record.text} by {self.side_text(record.player)}{note}."
 
     def to_json(self) -> dict[str, Any]:
         """The common JSON form every game shares (see the CLI contract)."""

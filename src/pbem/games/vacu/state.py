@@ -372,26 +372,13 @@ class VacuState(State[VacuMove]):
     # -- output -----------------------------------------------------------------
 
     def status_line(self) -> str:
-        if self._result is not None:
-            result = self._result
-            if result.winner is None:
-                return f"Game over: a draw ({result.reason})."
-            return f"Game over: {self.side_text(result.winner)} wins: {result.reason}."
-        assert self._to_move is not None
+        """The base line, but the komi and colour steps say what is asked."""
         number = len(self._history) + 1
-        if self.phase == "komi":
+        if self._result is None and self.phase == "komi":
             return f"Move {number}: the first player names the komi for White (like komi6)."
-        if self.phase == "colour":
+        if self._result is None and self.phase == "colour":
             return f"Move {number}: the second player chooses a colour (black or white)."
-        return f"Move {number}: {self.side_text(self._to_move)} to move."
-
-    def last_move_line(self) -> str | None:
-        if not self._history:
-            return None
-        record = self._history[-1]
-        who = self.side_text(record.player)
-        note = f" ({record.note})" if record.note else ""
-        return f"Last move: {record.text} by {who}{note}."
+        return super().status_line()
 
     def rows(self) -> list[str]:
         """The board as strings, top row first: B, W or '.'."""
