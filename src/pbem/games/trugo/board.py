@@ -46,7 +46,6 @@ class Board:
         "frontier",
         "hand",
         "no_stack",
-        "order",
         "pool",
         "removed",
         "stacks",
@@ -55,7 +54,6 @@ class Board:
 
     def __init__(self, pool: int, pieces: int, no_stack: bool) -> None:
         self.tiles: dict[int, int] = {}  # cell id -> rotation 0..2
-        self.order: list[int] = []  # the tiles on the board in the order they were placed
         self.count: dict[int, int] = {}
         self.arches: dict[int, tuple[int, ...]] = {}
         self.stacks: dict[int, tuple[int, ...]] = {}
@@ -66,10 +64,14 @@ class Board:
         self.frontier: set[int] = set()
         self.no_stack = no_stack
 
+    @property
+    def order(self) -> list[int]:
+        """The tiles on the board in the order they were placed (a dict keeps it)."""
+        return list(self.tiles)
+
     def copy(self) -> Board:
         other = Board.__new__(Board)
         other.tiles = dict(self.tiles)
-        other.order = list(self.order)
         other.count = dict(self.count)
         other.arches = dict(self.arches)
         other.stacks = dict(self.stacks)
@@ -192,7 +194,6 @@ class Board:
         east corner). Returns the junctions that got a piece."""
         tiles = self.tiles
         tiles[cid] = rotation
-        self.order.append(cid)
         self.pool -= 1
         frontier = self.frontier
         frontier.discard(cid)
@@ -224,7 +225,6 @@ class Board:
         corners (they leave the game). Returns those (junction, stack)."""
         tiles = self.tiles
         rotation = tiles.pop(cid)
-        self.order.remove(cid)
         frontier = self.frontier
         if any(cid + d in tiles for d in SIDE_DELTAS):
             frontier.add(cid)

@@ -26,8 +26,8 @@ import textwrap
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from ..svg import num
-from .board import BLACK, BOTTOM, EMPTY, LEFT, RIGHT, TOP, WHITE, star_points
+from ..svg import num, polygon
+from .board import BLACK, EMPTY, NEEDS, WHITE, star_points
 from .state import COLUMNS, STONE, STONE_LETTERS
 
 if TYPE_CHECKING:
@@ -55,7 +55,6 @@ GHOST_CROSS = "#c0392b"
 BAR = {BLACK: "#1b1b1b", WHITE: "#fbfaf6"}
 BAR_EDGE = {BLACK: "#000000", WHITE: "#8a8273"}
 CAPTION_TEXT = "#2f2b25"
-NEUTRAL_DISC = ("#8c8579", "#5c574e")
 COLOUR_WORDS = {BLACK: "Black", WHITE: "White"}
 
 
@@ -88,15 +87,10 @@ def winning_chains(state: VacuState) -> set[int]:
         return set()
     board = state.board
     colour = state.colour_of(result.winner)
-    need = TOP | BOTTOM if colour == BLACK else LEFT | RIGHT
+    need = NEEDS[colour]
     found: set[int] = set()
     for head, stones in board.members.items():
-        if board.colour[head] != colour:
-            continue
-        mask = 0
-        for p in stones:
-            mask |= board.edges[p]
-        if mask & need == need:
+        if board.colour[head] == colour and board.reach[head] & need == need:
             found.update(stones)
     return found
 
@@ -349,9 +343,6 @@ def _edge_bars(layout: Layout) -> list[str]:
     lo_i, hi_i = -inner, layout.span + inner
     lo_o, hi_o = -outer, layout.span + outer
 
-    def quad(points: list[tuple[float, float]]) -> str:
-        return " ".join(f"{num(x)},{num(y)}" for x, y in points)
-
     sides = [
         ("top", BLACK, [(lo_o, lo_o), (hi_o, lo_o), (hi_i, lo_i), (lo_i, lo_i)]),
         ("bottom", BLACK, [(lo_o, hi_o), (hi_o, hi_o), (hi_i, hi_i), (lo_i, hi_i)]),
@@ -364,7 +355,7 @@ def _edge_bars(layout: Layout) -> list[str]:
         title = f"the {where} edge: {word} wins by joining it to the opposite edge"
         out += [
             f'<polygon class="edge {word.lower()}" data-edge="{where}" '
-            f'data-colour="{word.lower()}" points="{quad(points)}" fill="{BAR[colour]}" '
+            f'data-colour="{word.lower()}" points="{polygon(points)}" fill="{BAR[colour]}" '
             f'stroke="{BAR_EDGE[colour]}" stroke-width="1" stroke-linejoin="miter">'
             f"<title>{escape(title)}</title></polygon>"
         ]
