@@ -4,10 +4,10 @@ time, stalled draw votes, digests and archiving."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 
 from pbem.server import Server
-from pbem.store import Board, session_factory
+from pbem.store import Board, QueuedMove, Vote, session_factory
 from tests.server.test_commands import CheckedServer, Clock, signup
 
 
@@ -108,3 +108,15 @@ def test_digest_once_a_day_and_archiving(server: Server, clock: Clock) -> None:
     clock.advance(days=15)
     server.tick()
     assert board(server).status == "archived"
+
+
+def test_a_forfeit_drops_what_waited_on_the_board(server: Server, clock: Clock) -> None:
+    start(server)
+    server.handle("alice@example.org", "vasco undo 1 alice pw-alice")
+    server.handle("alice@example.org", "vasco queue 1 alice pw-alice a2,1")
+    clock.advance(days=22)
+    server.tick()
+    assert board(server).status == "finished"
+    with server.sessions() as session:
+        assert session.scalars(select(Vote)).all() == []
+        assert session.scalars(select(QueuedMove)).all() == []

@@ -20,11 +20,12 @@ from sqlalchemy.orm import Session
 
 from ..games import get_game
 from ..store import Board, User, Vote
-from ..store.boards import awaits, boards_of, finish_board, rebuild
+from ..store.boards import awaits, boards_of, rebuild
 from .accounts import main_address
 from .board_mail import players_of
-from .context import Context, send_board
+from .context import Context
 from .messages import Reply
+from .turns import end_board, loss_of
 
 ARCHIVE_AFTER = timedelta(days=14)
 NAG_EVERY = timedelta(days=1)
@@ -78,12 +79,8 @@ def check_board(ctx: Context, board: Board) -> None:
             select(Vote.kind).where(Vote.board_id == board.id, Vote.kind == "draw")
         ).all()
         if proposals:
-            state = rebuild(board)
-            finish_board(
-                ctx.session, board, None,
-                "drawn: the proposal stood unanswered until the forfeit time", ctx.now,
-            )  # fmt: skip
-            send_board(ctx, board, state)
+            reason = "drawn: the proposal stood unanswered until the forfeit time"
+            end_board(ctx, board, rebuild(board), None, reason)
             return
         forfeit(ctx, board, seat, f"{names[seat]} forfeited: no move in {board.forfeit_days} days")
         return
@@ -109,13 +106,7 @@ def nag(ctx: Context, board: Board, player: User, waited: timedelta) -> None:
 
 
 def forfeit(ctx: Context, board: Board, seat: int, reason: str) -> None:
-    names = players_of(board)
-    winner = 1 - seat if len(names) == 2 else None
-    if winner is not None:
-        reason += f"; {names[winner]} wins"
-    state = rebuild(board)
-    finish_board(ctx.session, board, winner, reason, ctx.now)
-    send_board(ctx, board, state)
+    end_board(ctx, board, rebuild(board), *loss_of(board, seat, reason))
 
 
 def send_digests(ctx: Context) -> None:

@@ -14,7 +14,7 @@ from sqlalchemy import delete, select
 
 from ..games import get_game
 from ..games.base import Game, IllegalMove, MoveError, MoveSyntaxError, State
-from ..store import Board, QueuedMove, Vote
+from ..store import Board, PendingMove, QueuedMove, Vote
 from ..store.boards import apply_move, finish_board, rebuild
 from .accounts import main_address
 from .board_mail import players_of
@@ -128,23 +128,43 @@ def can_decline(board: Board, seat: int) -> bool:
     return not has_moved(board, seat) and not board.players[seat].accepted
 
 
+def end_board(
+    ctx: Context,
+    board: Board,
+    state: State,
+    winner: int | None,
+    reason: str,
+    *,
+    counts_in_ratings: bool = True,
+) -> None:
+    """End an active board by the server's rules, not by a move (a
+    resignation, an agreed draw, a forfeit): record the result, drop what
+    waited on the board (queued and submitted moves, proposals), and mail it."""
+    finish_board(ctx.session, board, winner, reason, ctx.now, counts_in_ratings=counts_in_ratings)
+    ctx.session.execute(delete(QueuedMove).where(QueuedMove.board_id == board.id))
+    ctx.session.execute(delete(PendingMove).where(PendingMove.board_id == board.id))
+    clear_votes(ctx, board)
+    send_board(ctx, board, state)
+
+
+def loss_of(board: Board, seat: int, reason: str) -> tuple[int | None, str]:
+    """The winner when the player at `seat` loses (the other, in a two-player
+    game), and the reason saying so."""
+    names = players_of(board)
+    if len(names) != 2:
+        return None, reason
+    return 1 - seat, f"{reason}; {names[1 - seat]} wins"
+
+
 def end_by_resignation(ctx: Context, board: Board, state: State, seat: int) -> None:
     """The player at `seat` gives up. Before their first move, unless they
     accepted the challenge, that declines it: the board ends unrated."""
-    names = players_of(board)
-    declined = can_decline(board, seat)
-    if declined:
-        winner = None
-        reason = f"{names[seat]} declined the challenge; not rated"
+    name = players_of(board)[seat]
+    if can_decline(board, seat):
+        reason = f"{name} declined the challenge; not rated"
+        end_board(ctx, board, state, None, reason, counts_in_ratings=False)
     else:
-        winner = 1 - seat if len(names) == 2 else None
-        reason = f"{names[seat]} resigned"
-        if winner is not None:
-            reason += f"; {names[winner]} wins"
-    finish_board(ctx.session, board, winner, reason, ctx.now, counts_in_ratings=not declined)
-    ctx.session.execute(delete(QueuedMove).where(QueuedMove.board_id == board.id))
-    clear_votes(ctx, board)
-    send_board(ctx, board, state)
+        end_board(ctx, board, state, *loss_of(board, seat, f"{name} resigned"))
 
 
 def after_move(ctx: Context, board: Board, state: State) -> None:

@@ -13,13 +13,13 @@ from sqlalchemy import select
 from ..games import get_game
 from ..games.base import Game
 from ..store import Board, User, Vote
-from ..store.boards import finish_board, take_back
+from ..store.boards import take_back
 from . import challenges
 from .accounts import main_address
 from .board_mail import players_of
 from .context import Context, board_numbered, login, seat_of, send_board, usage
 from .errors import CONFLICT, CommandError
-from .turns import active_state, clear_votes
+from .turns import active_state, clear_votes, end_board
 
 WHAT = {"draw": "a draw", "undo": "taking back the last move"}
 
@@ -119,10 +119,9 @@ def carry(ctx: Context, board: Board, kind: str) -> bool:
     if voted_seats(ctx, board, kind) != {player.seat for player in board.players}:
         return False
     if kind == "draw":
-        state = active_state(board)
-        finish_board(ctx.session, board, None, "drawn by agreement", ctx.now)
-    else:
-        state = take_back(ctx.session, board, ctx.now)
+        end_board(ctx, board, active_state(board), None, "drawn by agreement")
+        return True
+    state = take_back(ctx.session, board, ctx.now)
     clear_votes(ctx, board)  # the position changed: every proposal ends
     send_board(ctx, board, state)
     return True
