@@ -364,3 +364,15 @@ def test_preview_without_javascript_is_a_page_to_send_from(
     )
     assert "<h1>" not in fragment.text and "After a0,0" in fragment.text
     assert board_row(server).version == 0
+
+
+def test_a_challenge_finds_its_board_when_nobody_wants_board_mail(
+    server: Server, alice: TestClient, bob: TestClient
+) -> None:
+    for name, client in (("alice", alice), ("bob", bob)):
+        token = csrf(client, "/account")
+        client.post("/account/mail", data={"csrf": token, "preference": "digest"})
+    made = alice.post(
+        "/vasco/challenge", data={"csrf": csrf(alice), "first": "alice", "second": "bob"}
+    )
+    assert str(made.url).endswith("/vasco/1") and "Board 1 started." in flashes(made.text)

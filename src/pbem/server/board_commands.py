@@ -114,6 +114,7 @@ def challenge(ctx: Context, game: Game, words: list[str]) -> None:
     for user in users:
         standing = rating_row(ctx.session, user.id, game.name)
         standing.seeking = max(0, standing.seeking - 1)
+    ctx.reply.created = board.id
     new_board_news(ctx, board)
     state = rebuild(board)
     opening = (

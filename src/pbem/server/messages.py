@@ -37,11 +37,19 @@ class Outgoing:
         return {"to": list(self.to), "subject": self.subject, "body": self.body}
 
 
+class Sent(list[Outgoing]):
+    """The mails a command queued, in order; `board` is the board it
+    created (a challenge), for doors that go on to show it."""
+
+    board: int | None = None
+
+
 @dataclass
 class Reply:
-    """Everything one command sends, in order."""
+    """Everything one command sends, in order, and the board it created."""
 
     messages: list[Outgoing] = field(default_factory=list)
+    created: int | None = None
 
     def send(
         self,

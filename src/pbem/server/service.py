@@ -20,7 +20,7 @@ from .context import Context
 from .dispatch import run_command
 from .errors import CommandError
 from .footers import with_footers
-from .messages import BoardView, Outgoing, Reply, queue_messages
+from .messages import BoardView, Outgoing, Reply, Sent, queue_messages
 from .ratings import rate_finished_boards
 from .tick import tick
 
@@ -72,7 +72,7 @@ class Server:
         *,
         as_user: str | None = None,
         mail_errors: bool = True,
-    ) -> list[Outgoing]:
+    ) -> Sent:
         """Run one command from `sender` (or, for `multiple`, each line of
         the body, one after the other); returns the mails queued.
 
@@ -91,16 +91,14 @@ class Server:
             sender, line, body, message_id, message_id, trusted=trusted, mail_errors=mail_errors
         )
 
-    def refuse(
-        self, sender: str, line: str, reason: str, message_id: str | None = None
-    ) -> list[Outgoing]:
+    def refuse(self, sender: str, line: str, reason: str, message_id: str | None = None) -> Sent:
         """Answer a mail the doors could not take (too large, say) with an
         error mail giving `reason`; runs nothing."""
         return self._one(sender, line, "", message_id, message_id, CommandError(reason))
 
     def _multiple(
         self, sender: str, line: str, body: str, message_id: str | None, trusted: str | None
-    ) -> list[Outgoing]:
+    ) -> Sent:
         lines = [text.strip() for text in body.splitlines() if text.strip()]
         if len(line.split()) > 1 or not lines or len(lines) > MAX_MULTIPLE:
             return self._one(
@@ -114,7 +112,7 @@ class Server:
                     "in the body, one per line."
                 ),
             )
-        messages: list[Outgoing] = []
+        messages = Sent()
         for number, text in enumerate(lines, 1):
             key = None if message_id is None else f"{message_id} line {number}"
             messages.extend(self._one(sender, text, "", message_id, key, trusted=trusted))
@@ -131,7 +129,7 @@ class Server:
         *,
         trusted: str | None = None,
         mail_errors: bool = True,
-    ) -> list[Outgoing]:
+    ) -> Sent:
         now = self.clock()
         sender = clean(sender, one_line=True).strip()
         line = clean(line, one_line=True)
@@ -149,25 +147,27 @@ class Server:
                 )
             with self.sessions.begin() as session:
                 if not first_time(session, key, now):
-                    return []
+                    return Sent()
                 reply = Reply()
                 run_command(Context(session, sender, body, now, reply, trusted), line)
                 rate_finished_boards(session, now)
                 messages = with_footers(session, reply.messages)
                 queue_messages(session, messages, now, message_id)
-            return messages
+            sent = Sent(messages)
+            sent.board = reply.created
+            return sent
         except CommandError as error:
             if not mail_errors:
-                return [self._error_mail(sender, line, body, error)]
+                return Sent([self._error_mail(sender, line, body, error)])
             with self.sessions.begin() as session:
                 if not first_time(session, key, now):
-                    return []
+                    return Sent()
                 messages = with_footers(session, [self._error_mail(sender, line, body, error)])
                 queue_messages(session, messages, now, message_id)
-            return messages
+            return Sent(messages)
         except IntegrityError:
             if key is not None and self._seen(key):
-                return []  # the same mail, run by another process at the same moment
+                return Sent()  # the same mail, run by another process at the same moment
             raise
 
     def _seen(self, key: str) -> bool:

@@ -11,16 +11,18 @@ from fastapi import Request
 
 from ..server import Server
 from ..server.accounts import find_user, main_address
-from ..server.messages import Outgoing
+from ..server.messages import Sent
 from .session import current_userid
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What a command did: the mails it sent, or the reason it was refused."""
+    """What a command did: the mails it sent, or the reason it was refused
+    and what kind of refusal (server.errors) that was."""
 
-    messages: list[Outgoing]
+    messages: Sent
     error: str | None
+    kind: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -39,16 +41,25 @@ def address_of(server: Server, userid: str) -> str:
         return main_address(user) if user is not None and user.addresses else ""
 
 
-def act(request: Request, line: str, body: str = "", sender: str = "") -> Outcome:
-    """Run a command line for the logged-in player (or, logged out, as the
-    given sender, for signing up)."""
-    server = server_of(request)
-    userid = current_userid(request)
+def run_as(
+    server: Server, userid: str | None, line: str, body: str = "", sender: str = ""
+) -> Outcome:
+    """Run a command line for a player the door vouches for, from their
+    first address (so replies go where their mail goes), or, with no
+    player, as `sender`; a refusal is returned, not mailed."""
     if userid is not None:
         sender = address_of(server, userid) or sender
     messages = server.handle(sender, line, body, as_user=userid, mail_errors=False)
-    errors = [message.error for message in messages if message.error]
-    return Outcome(messages, errors[0] if errors else None)
+    refusal = next((message for message in messages if message.error), None)
+    if refusal is None:
+        return Outcome(messages, None)
+    return Outcome(messages, refusal.error, refusal.error_kind)
+
+
+def act(request: Request, line: str, body: str = "", sender: str = "") -> Outcome:
+    """Run a command line for the logged-in player (or, logged out, as the
+    given sender, for signing up)."""
+    return run_as(server_of(request), current_userid(request), line, body, sender)
 
 
 def play(

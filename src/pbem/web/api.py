@@ -41,13 +41,13 @@ from ..server import Server
 from ..server.accounts import find_user
 from ..server.board_mail import players_of
 from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND
-from ..server.messages import Outgoing
+from ..server.messages import Outgoing, Sent
 from ..server.standings import standing_sections
 from ..store import ApiToken, Board, Vote
 from ..store.boards import options_of, rebuild
 from . import found, reading
 from .account import token_hash
-from .actions import address_of, server_of
+from .actions import run_as, server_of
 from .api_models import (
     Action,
     ActionRequest,
@@ -285,21 +285,13 @@ def mails(messages: Sequence[Outgoing]) -> list[MailOut]:
     return [MailOut(to=list(m.to), subject=m.subject, body=m.body) for m in messages]
 
 
-def run(
-    server: Server,
-    userid: str,
-    line: str,
-    body: str = "",
-) -> list[Outgoing]:
-    """Run a command line for the token's user, from their first address (so
-    replies go where their mail replies go); a refusal becomes the HTTP
+def run(server: Server, userid: str, line: str, body: str = "") -> Sent:
+    """Run a command line for the token's user; a refusal becomes the HTTP
     error its kind calls for."""
-    sender = address_of(server, userid)
-    messages = server.handle(sender, line, body, as_user=userid, mail_errors=False)
-    refusals = [message for message in messages if message.error]
-    if refusals:
-        raise HTTPException(status_for(refusals[0].error_kind), refusals[0].error)
-    return messages
+    outcome = run_as(server, userid, line, body)
+    if not outcome.ok:
+        raise HTTPException(status_for(outcome.kind), outcome.error)
+    return outcome.messages
 
 
 def existing_board(server: Server, game: Game, board_id: int) -> None:
@@ -481,24 +473,10 @@ def challenge(
             words.append(f"--{name}={days}")
     server = server_of(request)
     messages = run(server, userid, " ".join(words))
-    board_id = next((m.board.board_id for m in messages if m.board is not None), None)
+    assert messages.board is not None  # a challenge that ran made its board
     with server.sessions() as session:
-        board = newest_board(session, found, board_id, [sent.first, sent.second])
+        board = session.get_one(Board, messages.board)
         return ActionResult(board=board_detail(session, board), messages=mails(messages))
-
-
-def newest_board(session: Session, game: Game, board_id: int | None, names: list[str]) -> Board:
-    """The board a challenge made: the one its mails show, else (no player
-    wants board mail) the newest board of these players."""
-    if board_id is not None:
-        return session.get_one(Board, board_id)
-    keys = [name.lower() for name in names]
-    for board in session.scalars(
-        select(Board).where(Board.game == game.name).order_by(Board.id.desc()).limit(50)
-    ):
-        if [p.user.userid_key for p in board.players] == keys:
-            return board
-    raise HTTPException(404, "The board was made but cannot be found: list your boards.")
 
 
 @router.get(

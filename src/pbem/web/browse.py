@@ -107,6 +107,6 @@ async def challenge(request: Request, game_name: str) -> RedirectResponse:
     if not outcome.ok:
         flash(request, outcome.error or "", "error")
         return RedirectResponse(f"/{game.name}#challenge", status_code=303)
-    board = next((m.board.board_id for m in outcome.messages if m.board), None)
+    board = outcome.messages.board
     flash(request, f"Board {board} started.")
     return RedirectResponse(f"/{game.name}/{board}", status_code=303)
