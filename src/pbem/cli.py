@@ -184,7 +184,7 @@ def database_command(words: Sequence[str], out: TextIO) -> int:
         raise UsageError(f"The database command is 'pbem db upgrade'.\n\n{USAGE}")
     from .store import database_url, make_engine, upgrade
 
-    url = database_url()
+    url = settings().database_url or database_url()
     engine = make_engine(url)
     try:
         upgrade(engine)

@@ -89,7 +89,8 @@ def challenge(ctx: Context, game: Game, words: list[str]) -> None:
         if standing.limit is not None and active_boards(ctx, user.id, game.name) >= standing.limit:
             raise CommandError(
                 f"{user.userid} plays at most {standing.limit} {game.title} boards at once "
-                f"(their limit), and has that many now.",
+                f"(their limit), and has that many now: challenge them when one ends, or "
+                f"they can raise it with '{game.name} limit {user.userid} PASSWORD N'.",
                 kind=CONFLICT,
             )
     nag = days.get("nagtime", DEFAULT_NAG_DAYS)

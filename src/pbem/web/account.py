@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy import select
 
-from ..server.accounts import authenticate, find_user
+from ..server.accounts import authenticate, check_password, find_user
 from ..server.errors import CommandError
 from ..store import ApiToken
 from .actions import act, flash, server_of
@@ -35,11 +35,14 @@ async def signup(request: Request) -> Response:
     userid = str(form.get("userid", "")).strip()
     password = str(form.get("password", ""))
     address = str(form.get("address", "")).strip()
+    outcome_error: str | None = None
+    try:
+        check_password(password)  # here, since a space would split the command line
+    except CommandError as error:
+        outcome_error = error.message
     if not address:
-        outcome_error: str | None = "Give a mail address: board mails and replies go there."
-    elif " " in password or not password:
-        outcome_error = "A password needs at least one character and no spaces."
-    else:
+        outcome_error = "Give a mail address: board mails and replies go there."
+    elif outcome_error is None:
         request.session.pop("userid", None)  # signing up as someone new
         outcome = act(request, f"signup {userid} {password} {address}", sender=address)
         outcome_error = outcome.error
