@@ -14,11 +14,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..store import Board, ProcessedMessage
-from ..store.boards import rebuild
+from ..store.boards import StaleBoard, rebuild
 from .board_mail import board_body, subject
 from .context import Context
 from .dispatch import run_command
-from .errors import CommandError
+from .errors import CONFLICT, CommandError
 from .footers import with_footers
 from .messages import BoardView, Outgoing, Reply, Sent, queue_messages
 from .ratings import rate_finished_boards
@@ -38,6 +38,12 @@ def clean(text: str, *, one_line: bool) -> str:
     if one_line:
         text = text.replace("\r", " ").replace("\n", " ").replace("\t", " ")
     return _CONTROL.sub("\ufffd", text)
+
+
+def raced(problem: StaleBoard) -> CommandError:
+    """A board another command changed first (a race the version guard
+    caught), as the refusal its sender reads."""
+    return CommandError(str(problem), problem.board_id, kind=CONFLICT)
 
 
 def first_time(session: Session, key: str | None, now: datetime) -> bool:
@@ -156,7 +162,8 @@ class Server:
             sent = Sent(messages)
             sent.board = reply.created
             return sent
-        except CommandError as error:
+        except (CommandError, StaleBoard) as problem:
+            error = problem if isinstance(problem, CommandError) else raced(problem)
             if not mail_errors:
                 return Sent([self._error_mail(sender, line, body, error)])
             with self.sessions.begin() as session:
