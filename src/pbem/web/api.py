@@ -217,20 +217,18 @@ def board_detail(session: Session, board: Board, at: int | None = None) -> Board
     game = get_game(board.game)
     names = players_of(board)
     shown, state = shown_state(board, at)
-    now = rebuild(board)
-    active = board.status == "active" and now.result is None
+    active = board.status == "active"  # a move that ends the game stores its result too
+    to_move = board.snapshot.get("to_move")
     votes: dict[str, list[str]] = {}
     for vote in session.scalars(select(Vote).where(Vote.board_id == board.id).order_by(Vote.id)):
         votes.setdefault(vote.kind, []).append(names[vote.seat])
     result = None
     if not active:
         winner = board.winner
-        if board.result is None and now.result is not None:  # ended by a move, not yet stored
-            winner = now.result.winner
         result = ResultInfo(
             winner=winner,
             winner_userid=None if winner is None else names[winner],
-            reason=board.result or now.status_line(),
+            reason=board.result or "",
         )
     return BoardDetail(
         id=board.id,
@@ -241,7 +239,7 @@ def board_detail(session: Session, board: Board, at: int | None = None) -> Board
             for p in board.players
         ],
         status=board.status,
-        to_move=names[now.to_move] if active and now.to_move is not None else None,
+        to_move=names[to_move] if active and to_move is not None else None,
         version=board.version,
         next_move=board.version + 1,
         result=result,

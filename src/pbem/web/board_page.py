@@ -72,13 +72,13 @@ def board_view(request: Request, game_name: str, board_id: int, at: int | None =
             Seat(player.user.userid, state.side_text(player.seat), ratings[player.seat])
             for player in board.players
         ]
+        names = players_of(board)
         moves = [
-            (row.number, players_of(board)[row.seat], row.text, row.comment, row.auto)
-            for row in board.moves
+            (row.number, names[row.seat], row.text, row.comment, row.auto) for row in board.moves
         ]
         watchers = reading.subscribers_of(session, board)
         proposals = reading.proposals_of(session, board)
-        active = board.status == "active" and rebuild(board).result is None
+        active = board.status == "active"  # a move that ends the game stores its result
         my_turn = active and seat is not None and shown == latest and state.to_move == seat
         line = reading.board_line(board)
     return render(
