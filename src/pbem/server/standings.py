@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, selectinload
 
 from ..games.base import Game
-from ..store import Rating, RatingEvent, User
+from ..store import Board, BoardPlayer, Rating, RatingEvent, User
 from ..store.boards import boards_of
 from .accounts import main_address, user_named
 from .context import Context, login, usage
@@ -38,15 +38,30 @@ class Standing:
     seeking: int
 
 
+def active_counts(session: Session, game: str) -> dict[int, int]:
+    """How many active boards of the game each player has, in one query."""
+    query = (
+        select(BoardPlayer.user_id, func.count())
+        .join(Board, Board.id == BoardPlayer.board_id)
+        .where(Board.game == game, Board.status == "active")
+        .group_by(BoardPlayer.user_id)
+    )
+    return dict(session.execute(query).all())  # rows of (user_id, count)
+
+
 def standing_sections(session: Session, game: str, now: datetime) -> dict[str, list[Standing]]:
     """Established, provisional and inactive players, best first (players
     who never played and seek nothing are left out)."""
     rows = session.scalars(
-        select(Rating).where(Rating.game == game).order_by(Rating.rating.desc())
+        select(Rating)
+        .where(Rating.game == game)
+        .order_by(Rating.rating.desc())
+        .options(selectinload(Rating.user))
     ).all()
+    counts_of = active_counts(session, game)
     sections: dict[str, list[Standing]] = {"Established": [], "Provisional": [], "Inactive": []}
     for row in rows:
-        active = len(boards_of(session, row.user_id, game=game, active=True))
+        active = counts_of.get(row.user_id, 0)
         if row.games == 0 and not row.seeking and row.limit is None:
             continue
         recent = row.last_played is not None and now - row.last_played <= INACTIVE_AFTER
