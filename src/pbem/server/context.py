@@ -133,13 +133,15 @@ def send_board(
         ctx.reply.send(main_address(user), topic, opening + body, board=view)
         sent.add(main_address(user).lower())
     onlooker = BoardView(board.id, board.version)
+    copy = opening + board_body(
+        board, state, None, comment=comment, commenter=commenter, watchers=names
+    )  # the same for every subscriber
     for user in watchers:
         footer = (
             f"You follow board {board.id}: '{board.game} unsubscribe {user.userid} PASSWORD "
             f"{board.id}' stops these copies."
         )
-        body = board_body(board, state, None, comment=comment, commenter=commenter, watchers=names)
-        ctx.reply.send(main_address(user), topic, opening + body, footer=footer, board=onlooker)
+        ctx.reply.send(main_address(user), topic, copy, footer=footer, board=onlooker)
         sent.add(main_address(user).lower())
     involved = {a.address_key for p in board.players for a in p.user.addresses}
     if ctx.sender and ctx.sender.lower() not in sent | involved:
