@@ -3,9 +3,11 @@ boards of players), showas, preview and games."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from sqlalchemy import select
 
-from ..games.base import Game, MoveError, OptionError, State, is_option
+from ..games.base import Game, MoveError, MoveSyntaxError, OptionError, State, is_option
 from ..store import Board, BoardPlayer
 from ..store.boards import awaits, boards_of, rebuild
 from .accounts import (
@@ -19,7 +21,7 @@ from .context import (
     sender_account,
     usage,
 )
-from .errors import CommandError
+from .errors import CONFLICT, MALFORMED, CommandError
 from .messages import BoardView
 
 
@@ -133,15 +135,22 @@ def preview(ctx: Context, game: Game, words: list[str]) -> None:
         moves = words[1:]
         title = f"{game.title} Board {board.id} preview"
         heading = f"Board {board.id} after {' '.join(moves)} (a preview: nothing was played).\n\n"
-    state = start
-    for number, text in enumerate(moves, start=len(start.history) + 1):
+    ctx.reply.send(ctx.sender, title, heading + play_moves(start, moves).text_board())
+
+
+def play_moves(state: State, moves: Iterable[str]) -> State:
+    """The state after the moves, played on a copy (a preview: nothing is
+    stored); a move that cannot be played is refused, malformed when it
+    cannot be read, a conflict when the rules refuse it."""
+    for number, text in enumerate(moves, start=len(state.history) + 1):
         try:
             state = state.play_text(text)
         except MoveError as error:
+            kind = MALFORMED if isinstance(error, MoveSyntaxError) else CONFLICT
             raise CommandError(
-                f"Move {number} ({text}) cannot be played: {error.reason}."
+                f"Move {number} ({text[:40]}) cannot be played: {error.reason}.", kind=kind
             ) from None
-    ctx.reply.send(ctx.sender, title, heading + state.text_board())
+    return state
 
 
 def games(ctx: Context, game: Game, words: list[str]) -> None:

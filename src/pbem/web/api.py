@@ -36,13 +36,14 @@ from sqlalchemy.orm import Session
 from starlette.routing import Match
 
 from ..games import GAMES, get_game
-from ..games.base import Game, MoveError, MoveSyntaxError, State
+from ..games.base import Game, State
 from ..server import Server
 from ..server.accounts import find_user
 from ..server.board_mail import players_of
-from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND
+from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandError
 from ..server.messages import Outgoing, Sent
 from ..server.standings import standing_sections
+from ..server.view_commands import play_moves
 from ..store import ApiToken, Board, Vote
 from ..store.boards import options_of, rebuild
 from . import found, reading
@@ -557,16 +558,11 @@ def preview(
         board = board_or_404(session, found, board_id)
         shown, state = shown_state(board, sent.at)
         names = players_of(board)
-    played = []
-    for number, text in enumerate(sent.moves, start=shown + 1):
-        try:
-            state = state.play_text(text)
-        except MoveError as error:
-            status = 422 if isinstance(error, MoveSyntaxError) else 409
-            raise HTTPException(
-                status, f"Move {number} ({text}) cannot be played: {error.reason}."
-            ) from None
-        played.append(state.moves[-1])
+    try:
+        state = play_moves(state, sent.moves)
+    except CommandError as error:
+        raise HTTPException(status_for(error.kind), error.message) from None
+    played = list(state.moves[shown:])
     return PreviewResult(
         moves=played,
         to_move=None if state.to_move is None else names[state.to_move],

@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from ..games.base import MoveError, State
+from ..games.base import State
 from ..server.board_mail import players_of
+from ..server.errors import CommandError
 from ..server.messages import Outgoing
+from ..server.view_commands import play_moves
 from ..store import Board
 from ..store.boards import rebuild
 from . import move_entry, reading
@@ -147,9 +149,9 @@ async def preview(request: Request, game_name: str, board_id: int) -> HTMLRespon
         error = "Write or click a move first."
     else:
         try:
-            after = state.play_text(text)
-        except MoveError as problem:
-            error = f"Move {text[:40]} cannot be played: {problem.reason}."
+            after = play_moves(state, [text])
+        except CommandError as problem:
+            error = problem.message
     return render(
         request,
         # htmx puts the fragment under the move box; without JavaScript the
