@@ -46,7 +46,7 @@ def test_preview_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]
 
 def test_preview_json_result_and_options(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
-        capsys, "vasco", "preview", "new", "2", "-size=12", "c0,0", "a1,-1", "d-2,-1", "--json"
+        capsys, "vasco", "preview", "new", "2", "-size=12", "c0,0", "a1,-1", "f-1,-1", "--json"
     )
     data = json.loads(out)
     assert code == 0 and data["options"] == {"size": 12, "strict": False}
@@ -55,8 +55,8 @@ def test_preview_json_result_and_options(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_canonical_moves_in_the_record(capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = run(capsys, "vasco", "preview", "new", "2", "A0, 0", "B9", "--json")
-    assert json.loads(out)["moves"] == ["a0,0", "b1,0"]  # position 9 after a0,0 is 1,0
+    _, out, _ = run(capsys, "vasco", "preview", "new", "2", "A0, 0", "B6", "--json")
+    assert json.loads(out)["moves"] == ["a0,0", "b1,0"]  # position 6 after a0,0 is 1,0
 
 
 def test_preview_prints_the_text_board(capsys: pytest.CaptureFixture[str]) -> None:

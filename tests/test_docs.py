@@ -10,6 +10,8 @@ from typing import Any
 from pbem.games import get_game
 from pbem.games.base import IllegalMove, MoveSyntaxError
 from pbem.games.trugo.geometry import ARCHES, CORNER_NAMES, WHITE_TIP
+from pbem.games.vasco import reference as ref
+from pbem.games.vasco.geometry import BLUE, LETTERS, RED
 
 ROOT = Path(__file__).resolve().parents[1]
 VASCO_RULES = (ROOT / "docs" / "rules" / "vasco.md").read_text(encoding="utf-8")
@@ -27,6 +29,41 @@ def test_vasco_rules_show_the_real_text_board() -> None:
     for text in ["a0,0", "b1,0", "a2,1"]:
         state = state.play_text(text)
     assert code_block_after(VASCO_RULES, "Here is the board after") == state.text_board()
+
+
+def test_vasco_rules_touching_board_numbers_the_twelve_cells_around_the_first_tile() -> None:
+    state = get_game("vasco").start().play_text("a0,0")
+    board = state.text_board()
+    assert code_block_after(VASCO_RULES, "every other empty cell is out of reach") in board
+    assert len(state.positions) == 12
+
+
+def test_vasco_rules_quote_the_real_refusals(capsys: Any) -> None:
+    for move, marker in [("d3,-1", "so it stays apart and is refused"), ("a-3,0", "all the same")]:
+        status, out, err = vacu_cli(["vasco", "preview", "new", "2", "a0,0", "b1,0", move], capsys)
+        assert status == 1 and out == ""
+        assert err.strip() == one_line(code_block_after(VASCO_RULES, marker))
+    state = get_game("vasco").start().play_text("a0,0").play_text("b1,0")
+    assert "`-1,0` seeing `x` from above and `o` from the right, so only `c`" in one_line(
+        VASCO_RULES
+    )
+    seen = ref.shown_to({**ref_tiles(state), (-1, -1): LETTERS.index("e")}, (-1, 0))
+    assert sorted(seen) == sorted([RED, BLUE])  # o from 0,0 on the right, x from above
+    assert state.play_text("e-1,-1").history[-1].note == "auto c-1,0"
+
+
+def ref_tiles(state: Any) -> dict[tuple[int, int], int]:
+    return {(col, row): o for col, row, o, _ in state.tiles()}
+
+
+def test_readme_position_number_example_is_real() -> None:
+    readme = one_line((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert "(`c9`, since cell 4,0 is position 9 there)" in readme
+    state = get_game("vasco").start()
+    for text in ["a0,0", "b1,0", "a2,1"]:
+        state = state.play_text(text)
+    assert state.position_number(4, 0) == 9
+    assert state.play_text("c9").moves[-1] == "c4,0"
 
 
 def test_vasco_rules_json_example_is_real() -> None:

@@ -11,17 +11,19 @@ from hypothesis import strategies as st
 from pbem.games import get_game
 from pbem.games.vasco import VascoState
 from pbem.games.vasco import reference as ref
+from pbem.games.vasco.geometry import cell_of
+from pbem.games.vasco.playout import random_playout
 
 VASCO = get_game("vasco")
 
 SEED_GAMES = [
     ("-size=54", ["a0,0", "b1,0", "a2,1"]),
-    ("-size=12", ["c0,0", "a1,-1", "d-2,-1"]),
-    ("-size=8", ["c0,0", "d-1,2", "b-3,0"]),
-    ("-size=4", ["d0,0", "b-3,0"]),
+    ("-size=12", ["c0,0", "a1,-1", "f-1,-1"]),
+    ("-size=8", ["b0,0", "d-1,1", "e-2,0"]),
+    ("-size=3", ["b0,0", "c2,0"]),
     ("-size=5", ["b0,0", "b2,0", "b1,-1"]),
-    ("-size=54", ["d0,0", "d2,-1", "b-2,-1", "b3,-3", "e-1,-3"]),
-    ("-size=54", ["e0,0", "a2,-1", "a5,-1", "f3,1", "f-2,1", "a5,0"]),
+    ("-size=54", ["a0,0", "e1,1", "a-2,0", "b3,1", "a3,2", "b2,-1", "d1,-2", "a-2,-1"]),
+    ("-size=54", ["d0,0", "e2,0", "a-1,1", "f3,2", "a5,2", "b1,-1", "d3,-1"]),
 ]
 
 
@@ -47,11 +49,20 @@ def test_seed_games_agree_with_the_reference(option: str, moves: list[str]) -> N
     assert state.result is not None or len(moves) == 3
 
 
+def test_the_reference_refuses_a_tile_touching_no_tile() -> None:
+    with pytest.raises(ValueError, match="touches no tile"):
+        ref.place({(0, 0): 0}, 53, (3, 0), 0)
+    legal = ref.legal_moves({(0, 0): 0, (1, 0): 1}, 52)
+    assert ((-3, 0), 0) not in legal  # its auto moves would join it, but it touches nothing
+    assert ((2, 1), 0) in legal  # a corner placement joined by its auto moves (Figure 3)
+
+
 @settings(max_examples=12, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from([3, 5, 8, 12, 16]))
 def test_random_games_agree_with_the_reference(seed: int, size: int) -> None:
-    """Every legal move (the reference tries every cell within 5 steps, past
-    the engine's proven reach of 3), every auto tile and every result."""
+    """Every legal move (the reference tries every cell within 5 steps, far
+    past the cells touching a tile that the engine tries), every auto tile and
+    every result."""
     rng = random.Random(seed)
     state = VASCO.start([f"-size={size}"])
     game = ref.ReferenceGame(size=size)
@@ -63,3 +74,17 @@ def test_random_games_agree_with_the_reference(seed: int, size: int) -> None:
         game.play(move.cell, move.orientation)
         check_game(state, game)
     assert game.over
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from([5, 8, 12, 16]))
+def test_random_playouts_are_legal_games_by_the_reference(seed: int, size: int) -> None:
+    """The fast playout's moves, each placed tile touching the group, replay on
+    the reference rules to the same winner."""
+    record: list[tuple[int, int]] = []
+    playout = random_playout(size, random.Random(seed), record)
+    game = ref.ReferenceGame(size=size)
+    for cid, orientation in record:
+        game.play(cell_of(cid), orientation)
+    assert game.over and game.winner == playout.winner
+    assert len(game.tiles) == playout.tiles

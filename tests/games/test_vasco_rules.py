@@ -15,6 +15,8 @@ from pbem.games.vasco.geometry import (
     neighbour_ids,
     neighbours,
     points_up,
+    touching,
+    touching_offsets,
 )
 
 VASCO = get_game("vasco")
@@ -130,11 +132,56 @@ def test_after_a_move_no_empty_cell_has_exactly_one_possible_orientation() -> No
         assert bin(board.options_mask(cid)).count("1") != 1
 
 
-def test_a_tile_touching_no_edge_is_legal_exactly_when_its_auto_moves_connect_it() -> None:
-    state = play("a0,0", "b1,0", "c0,-2")
-    assert [text for text, auto in tiles(state) if auto] == ["c0,-1", "e-1,-1", "a1,-1", "c-1,0"]
-    reason = refusal("a0,0", "b1,0", "a0,-2")
-    assert reason.startswith("the tile at 0,-2 would not join the group")
+def test_the_cells_touching_a_cell_share_an_edge_or_a_corner_with_it() -> None:
+    # Up cell 0,0: three cells above its tip, four beside it, five along its bottom.
+    assert touching(0, 0) == [
+        *[(-1, -1), (0, -1), (1, -1)],
+        *[(-2, 0), (-1, 0), (1, 0), (2, 0)],
+        *[(-2, 1), (-1, 1), (0, 1), (1, 1), (2, 1)],
+    ]
+    # Down cell 1,0: the mirror image, five along its top, three below its tip.
+    assert touching(1, 0) == [
+        *[(-1, -1), (0, -1), (1, -1), (2, -1), (3, -1)],
+        *[(-1, 0), (0, 0), (2, 0), (3, 0)],
+        *[(0, 1), (1, 1), (2, 1)],
+    ]
+    for cid in (cell_id(0, 0), cell_id(1, 0), cell_id(-7, 12)):
+        col, row = cell_of(cid)
+        assert sorted(cid + offset for offset in touching_offsets(cid)) == sorted(
+            cell_id(*cell) for cell in touching(col, row)
+        )
+
+
+NO_CONTACT = "the tile touches no tile on the board; it must share an edge or a corner with one"
+
+
+@pytest.mark.parametrize("move", ["a3,0", "a-3,0", "a1,2", "a-1,2"])
+def test_a_tile_touching_no_tile_is_refused(move: str) -> None:
+    assert refusal("a0,0", move) == NO_CONTACT
+    assert move not in {m.text for m in play("a0,0").legal_moves()}
+
+
+def test_no_contact_is_refused_even_where_auto_moves_would_join_the_tile() -> None:
+    # Before this rule, a-3,0 here forced f-2,0 and c-1,0, which joined it to the group.
+    assert refusal("a0,0", "b1,0", "a-3,0") == NO_CONTACT
+    assert refusal("a0,0", "b1,0", "c0,-2") == NO_CONTACT
+    state = play("a0,0", "b1,0")
+    near = {cell for col, row, _, _ in state.tiles() for cell in touching(col, row)}
+    assert {move.cell for move in state.legal_moves()} <= near
+
+
+def test_a_corner_placement_is_legal_exactly_when_its_auto_moves_connect_it() -> None:
+    # a2,1 touches b1,0 only at a corner; its forced fills join it (the seed's Figure 3).
+    assert [text for text, auto in tiles(play("a0,0", "b1,0", "a2,1")) if auto] == [
+        "a2,0",
+        "a0,1",
+        "b1,1",
+    ]
+    assert [text for text, auto in tiles(play("a0,0", "b1,0", "e-1,-1")) if auto] == ["c-1,0"]
+    # d3,-1 and f-2,1 touch the group at a corner too, but force nothing that joins them.
+    for move in ("d3,-1", "f-2,1"):
+        reason = refusal("a0,0", "b1,0", move)
+        assert reason.startswith(f"the tile at {move[1:]} would not join the group: it touches")
 
 
 def test_a_move_whose_auto_moves_need_more_tiles_than_the_pool_is_illegal() -> None:
@@ -158,7 +205,7 @@ def test_paths_are_measured_in_tiles() -> None:
 
 
 def test_red_loop_of_six_tiles_around_one_point_wins_for_red() -> None:
-    state = play("c0,0", "a1,-1", "d-2,-1", options=("-size=12",))
+    state = play("c0,0", "a1,-1", "f-1,-1", options=("-size=12",))
     assert state.result is not None and state.result.winner == 0
     assert state.result.reason == "O (red) closed a loop of 6 tiles"
     assert state.position()["paths"][0]["loops"] == [6]
@@ -166,17 +213,17 @@ def test_red_loop_of_six_tiles_around_one_point_wins_for_red() -> None:
 
 
 def test_blue_loop_of_six_wins_for_blue_even_when_red_closed_it() -> None:
-    state = play("c0,0", "d-1,2", "b-3,0", options=("-size=8",))
+    state = play("b0,0", "d-1,1", "e-2,0", options=("-size=8",))
     assert state.history[-1].player == 0  # red moved ...
     assert state.result is not None and state.result.winner == 1  # ... blue's loop wins
     assert state.position()["paths"][1]["loops"] == [6]
 
 
 def test_empty_pool_without_loop_the_longest_path_loses() -> None:
-    state = play("d0,0", "b-3,0", options=("-size=4",))
+    state = play("b0,0", "c2,0", options=("-size=3",))
     assert state.pool == 0
-    assert state.result is not None and state.result.winner == 0
-    assert "longest path, 3 tiles, is blue's" in state.result.reason
+    assert state.result is not None and state.result.winner == 1
+    assert "longest path, 3 tiles, is red's (red 3, blue 2), so red loses" in state.result.reason
 
 
 def test_empty_pool_with_equal_longest_paths_is_a_draw() -> None:
@@ -219,6 +266,13 @@ def test_strict_illegal_placement_is_taken_back_and_the_turn_lost() -> None:
     assert state.history[-1].note.startswith("illegal, tile taken back and turn lost: it would")
 
 
+def test_strict_tile_touching_no_tile_loses_the_turn() -> None:
+    state = play("a0,0", "b1,0", "a-3,0", options=("-strict",))
+    assert state.to_move == 1 and state.pool == 52
+    assert tiles(state) == [("a0,0", False), ("b1,0", False)]
+    assert state.history[-1].note == f"illegal, tile taken back and turn lost: {NO_CONTACT}"
+
+
 def test_strict_still_refuses_an_occupied_cell() -> None:
     assert refusal("a0,0", "b0,0", options=("-strict",)) == "cell 0,0 already holds a tile"
 
@@ -243,20 +297,20 @@ def test_strict_replay_gives_the_same_state() -> None:
 
 
 def test_loops_of_both_colours_the_longest_loop_loses() -> None:
-    state = play("d0,0", "d2,-1", "b-2,-1", "b3,-3", "e-1,-3")
-    assert state.result is not None and state.result.winner == 0  # blue's 10 beats red's 6
-    assert [paths["loops"] for paths in state.position()["paths"]] == [[6], [10]]
-    assert "the longest, 10 tiles, is blue's" in state.result.reason
+    state = play("a0,0", "e1,1", "a-2,0", "b3,1", "a3,2", "b2,-1", "d1,-2", "a-2,-1")
+    assert state.result is not None and state.result.winner == 1  # red's 10 beats blue's 6
+    assert [paths["loops"] for paths in state.position()["paths"]] == [[10], [6]]
+    assert "the longest, 10 tiles, is red's" in state.result.reason
 
 
 def test_loops_of_both_colours_of_equal_length_draw() -> None:
-    state = play("e0,0", "a2,-1", "a5,-1", "f3,1", "f-2,1", "a5,0")
+    state = play("d0,0", "e2,0", "a-1,1", "f3,2", "a5,2", "b1,-1", "d3,-1")
     assert state.result is not None and state.result.winner is None
     assert state.result.reason == "both colours closed loops; the longest of each is 6 tiles"
 
 
 def test_a_cell_far_out_never_joins_and_under_strict_costs_the_turn() -> None:
-    assert refusal("a0,0", "a3000,0").startswith("the tile at 3000,0 would not join the group")
+    assert refusal("a0,0", "a3000,0") == NO_CONTACT
     assert "first tile must be placed at 0,0" in refusal("a-5000,7")
     state = play("a0,0", "a3000,-99999", options=("-strict",))
     assert state.to_move == 0 and state.moves == ("a0,0", "a3000,-99999")

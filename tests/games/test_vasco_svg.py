@@ -22,7 +22,7 @@ GOLDEN = Path(__file__).parent / "golden"
 
 OPENING = ("a0,0", "b1,0")
 FIGURE_3 = (*OPENING, "a2,1")  # the seed's Figure 3: a2,1 forces a2,0, a0,1 and b1,1
-RED_LOOP_OF_SIX = (*FIGURE_3, "f-2,0", "f0,3")  # f0,3 closes a red loop of six tiles
+RED_LOOP_OF_SIX = (*FIGURE_3, "f-2,0", "f-2,1")  # f-2,1 forces c-1,1: a red loop of six
 
 
 def play(*moves: str, options: tuple[str, ...] = ()) -> VascoState:
@@ -65,8 +65,8 @@ STATES = {
     "figure 3": lambda: play(*FIGURE_3),
     "red loop": lambda: play(*RED_LOOP_OF_SIX),
     "random": lambda: random_game(1),
-    "ended by a red loop of ten": lambda: random_game(2, moves=1000),
-    "ended with an empty pool": lambda: random_game(0, moves=1000),
+    "ended by a blue loop of ten": lambda: random_game(0, moves=1000),
+    "ended with an empty pool": lambda: random_game(1, moves=1000),
     "lost turn": lambda: play("a0,0", "a1,0", options=("-strict",)),
     "small pool": lambda: play("a0,0", "b1,0", "a2,1", options=("-size=8",)),
 }
@@ -168,7 +168,7 @@ def test_red_loop_highlighted() -> None:
 
 
 def test_no_loop_highlight_without_a_loop_win() -> None:
-    state = random_game(0, moves=1000)
+    state = random_game(1, moves=1000)
     assert state.result is not None and state.result.reason.startswith("the pool is empty")
     root = parse(state)
     assert not groups(root, "loop")

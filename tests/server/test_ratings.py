@@ -73,7 +73,7 @@ def test_a_finished_board_is_rated_once_and_shows_in_standings_and_history(
 
     signup(server, "alice", "bob")
     server.handle("alice@example.org", "vasco challenge alice bob -size=12")
-    for who, move in [("alice", "c0,0"), ("bob", "a1,-1"), ("alice", "d-2,-1")]:
+    for who, move in [("alice", "c0,0"), ("bob", "a1,-1"), ("alice", "f-1,-1")]:
         server.handle(f"{who}@example.org", f"vasco move 1 {who} pw-{who} {move}")
     [table] = server.handle("x@example.org", "vasco standings")
     lines = table.body.splitlines()

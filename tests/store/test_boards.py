@@ -61,7 +61,7 @@ def test_a_finished_game_is_marked_with_its_result(engine: Engine) -> None:
     with sessions.begin() as session:
         players = add_users(session, "ann", "ben")
         board = create_board(session, "vasco", ["-size=12"], players, NOW)
-        for number, text in enumerate(["c0,0", "a1,-1", "d-2,-1"]):
+        for number, text in enumerate(["c0,0", "a1,-1", "f-1,-1"]):
             apply_move(session, board, number, text, NOW)
         board_id = board.id
     with sessions() as session:

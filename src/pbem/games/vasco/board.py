@@ -6,14 +6,10 @@ tile, the colour bits its tiled neighbours show it (`seen`): a cell is dead when
 two neighbours show the same colour, so a placement may never show a colour
 already in a neighbouring empty cell's `seen`.
 
-Why only cells within distance 3 of the group can hold a legal move: a position
-after a whole move has no cell with exactly one possible orientation, so the
-first auto move of a new placement P must lie within distance 2 of P (its count
-changed) and within distance 2 of the old tiles (P alone forces nothing). A
-cell with no tiled neighbour is forced only if a neighbour Y of it has two
-tiled neighbours; for P at distance 4 both of Y's would be old tiles, and Y
-would already have been forced before P. So for P at distance 4 or more no
-auto move happens, and P, touching no tile, stays unconnected.
+A placed tile must touch a tile already on the board by an edge or a corner
+(RULINGS.md), so the candidate cells of a move are the empty cells among the
+twelve touching some tile; a tile touching only at a corner is legal exactly
+when its auto moves join it to the group by edges.
 """
 
 from __future__ import annotations
@@ -33,12 +29,13 @@ from .geometry import (
     cell_id,
     neighbour_ids,
     ring2_offsets,
+    touching_offsets,
 )
 
 ORIGIN = cell_id(0, 0)
 
 # Why an attempted placement failed (see VascoState for the words).
-OCCUPIED, NOT_ORIGIN, MISFIT, POOL, DISCONNECTED = range(1, 6)
+OCCUPIED, NOT_ORIGIN, MISFIT, POOL, DISCONNECTED, NO_CONTACT = range(1, 7)
 
 # ARC_SIDES[o][colour]: the two sides joined by the arc of that colour.
 ARC_SIDES = tuple(
@@ -185,8 +182,11 @@ class Board:
         tiles = self.tiles
         if cid in tiles:
             return OCCUPIED
-        if not tiles and cid != ORIGIN:
-            return NOT_ORIGIN
+        if not tiles:
+            if cid != ORIGIN:
+                return NOT_ORIGIN
+        elif not self.touches(cid):
+            return NO_CONTACT
         if not (self.options_mask(cid) >> orientation) & 1:
             return MISFIT
         self.put(cid, orientation)
@@ -206,21 +206,19 @@ class Board:
 
     # -- legal moves ----------------------------------------------------------
 
-    def candidate_cells(self) -> set[int]:
-        """Empty cells within distance 3 of a tile (see the module docstring)."""
-        if not self.tiles:
-            return {ORIGIN}
+    def touches(self, cid: int) -> bool:
+        """Whether a tile lies on a cell sharing an edge or a corner with `cid`."""
         tiles = self.tiles
-        near = set(self.seen)
-        ring = near
-        for _ in range(2):
-            outer = set()
-            for cid in ring:
-                for n in neighbour_ids(cid):
-                    if n not in tiles and n not in near:
-                        outer.add(n)
-            near |= outer
-            ring = outer
+        return any(cid + offset in tiles for offset in touching_offsets(cid))
+
+    def candidate_cells(self) -> set[int]:
+        """The empty cells a move may place its tile on: those touching a tile
+        by an edge or a corner (the origin on an empty board)."""
+        tiles = self.tiles
+        if not tiles:
+            return {ORIGIN}
+        near = {cid + offset for cid in tiles for offset in touching_offsets(cid)}
+        near.difference_update(tiles)
         return near
 
     def legal_moves(self, pool: int) -> list[tuple[int, int]]:

@@ -85,6 +85,40 @@ def neighbours(col: int, row: int) -> tuple[tuple[int, int], tuple[int, int], tu
     return (col - 1, row), (col + 1, row), (col, vertical)
 
 
+def corners(col: int, row: int) -> frozenset[tuple[int, int]]:
+    """The three corners of a cell, as (x, y) with x in half-edge units: an up
+    cell has its tip at the top, a down cell at the bottom."""
+    if points_up(col, row):
+        return frozenset({(col, row), (col - 1, row + 1), (col + 1, row + 1)})
+    return frozenset({(col - 1, row), (col + 1, row), (col, row + 1)})
+
+
+def touching(col: int, row: int) -> list[tuple[int, int]]:
+    """The twelve cells that share an edge or a corner with a cell (a
+    placed tile must touch a tile on the board this way), in canonical order."""
+    mine = corners(col, row)
+    return [
+        (c, r)
+        for r in range(row - 1, row + 2)
+        for c in range(col - 2, col + 3)
+        if (c, r) != (col, row) and corners(c, r) & mine
+    ]
+
+
+def _touching_offsets(up: bool) -> tuple[int, ...]:
+    start = cell_id(0, 0) if up else cell_id(1, 0)
+    col, row = cell_of(start)
+    return tuple(cell_id(c, r) - start for c, r in touching(col, row))
+
+
+_TOUCHING = (_touching_offsets(up=True), _touching_offsets(up=False))
+
+
+def touching_offsets(cid: int) -> tuple[int, ...]:
+    """Id offsets of the twelve cells touching `cid` by an edge or a corner."""
+    return _TOUCHING[cid & 1]
+
+
 def offsets_within(distance: int, up: bool) -> tuple[int, ...]:
     """Id offsets of the other cells within `distance` steps of an up (or a
     down) cell, nearest first."""

@@ -1,8 +1,8 @@
 """Fast uniformly random Vasco games on the bare `Board`, for search and benchmarks.
 
 A move is drawn uniformly from the legal moves by rejection: draw a candidate
-cell (every empty cell within distance 3 of a tile, the proven reach of a legal
-move) and an orientation uniformly, keep the draw if the move is legal, else
+cell (every empty cell touching a tile by an edge or a corner, where a placed
+tile must lie) and an orientation uniformly, keep the draw if the move is legal, else
 draw again. After many rejections the full legal list is built and drawn from,
 which also detects a player with no legal move. Both ways pick every legal move
 with the same probability.
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .board import ORIGIN, Board
 from .end import loop_result, path_result
-from .geometry import RED, offsets_within
+from .geometry import RED, touching_offsets
 
 MAX_DRAWS = 48
 
@@ -27,9 +27,6 @@ class Playout:
     winner: int | None
     moves: int  # player moves
     tiles: int  # tiles placed, auto moves included
-
-
-_NEAR = (offsets_within(3, up=True), offsets_within(3, up=False))
 
 
 def random_playout(
@@ -79,7 +76,7 @@ def random_playout(
         if record is not None:
             record.append((placed[0], tiles[placed[0]]))
         for cid in placed:
-            for offset in _NEAR[cid & 1]:
+            for offset in touching_offsets(cid):
                 near = cid + offset
                 if near not in known:
                     known.add(near)

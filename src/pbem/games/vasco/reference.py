@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .geometry import BLUE, OPPOSITE_SIDE, PURPLE, RED, SIDE_COLOURS, neighbours
+from .geometry import BLUE, OPPOSITE_SIDE, PURPLE, RED, SIDE_COLOURS, corners, neighbours
 
 Cell = tuple[int, int]
 Tiles = dict[Cell, int]  # cell -> orientation 0..5, in placement order
@@ -65,6 +65,12 @@ def empty_near(tiles: Tiles, distance: int) -> set[Cell]:
     return reached - set(tiles)
 
 
+def touches(tiles: Tiles, cell: Cell) -> bool:
+    """Whether some tile shares at least one corner (so perhaps an edge) with `cell`."""
+    mine = corners(*cell)
+    return any(corners(*other) & mine for other in tiles)
+
+
 def connected(tiles: Tiles) -> bool:
     if not tiles:
         return True
@@ -86,6 +92,8 @@ def place(tiles: Tiles, pool: int, cell: Cell, orientation: int) -> tuple[Tiles,
         raise ValueError("occupied")
     if not tiles and cell != (0, 0):
         raise ValueError("first tile not at 0,0")
+    if tiles and not touches(tiles, cell):
+        raise ValueError("touches no tile")
     if orientation not in possible(tiles, cell):
         raise ValueError("no fit")
     tiles = {**tiles, cell: orientation}

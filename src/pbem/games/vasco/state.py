@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..base import IllegalMove, MoveRecord, MoveSyntaxError, Options, Result, State
-from .board import DISCONNECTED, MISFIT, NOT_ORIGIN, OCCUPIED, POOL, Board
+from .board import DISCONNECTED, MISFIT, NO_CONTACT, NOT_ORIGIN, OCCUPIED, POOL, Board
 from .end import loop_result, path_result, tiles_text
 from .geometry import (
     COLOUR_MARKS,
@@ -159,8 +159,8 @@ class VascoState(State[VascoMove]):
             raise IllegalMove(text, "the game is over")
         assert self._to_move is not None
         board = self.board.copy()
-        if _beyond_reach(move.col, move.row):  # no id; it could never join the group
-            placed: list[int] | int = DISCONNECTED if board.tiles else NOT_ORIGIN
+        if _beyond_reach(move.col, move.row):  # no id; it touches no tile
+            placed: list[int] | int = NO_CONTACT if board.tiles else NOT_ORIGIN
         else:
             placed = board.attempt(cell_id(move.col, move.row), move.orientation, self.pool)
         if isinstance(placed, int):
@@ -218,10 +218,14 @@ class VascoState(State[VascoMove]):
             return f"cell {where} already holds a tile"
         if code == NOT_ORIGIN:
             return "the first tile must be placed at 0,0, the middle of the playing area"
+        if code == NO_CONTACT:
+            return (
+                "the tile touches no tile on the board; it must share an edge or a corner with one"
+            )
         if code == DISCONNECTED:
             return (
-                f"the tile at {where} would not join the group: it shares no edge with a "
-                "tile, and the auto moves it causes do not connect it"
+                f"the tile at {where} would not join the group: it touches the group only "
+                "at a corner, and the auto moves it causes do not connect it by an edge"
             )
         cid, orientation = cell_id(move.col, move.row), move.orientation
         if code == POOL:
