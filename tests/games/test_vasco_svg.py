@@ -14,7 +14,7 @@ import pytest
 
 from pbem.games import get_game
 from pbem.games.vasco import VascoState
-from pbem.games.vasco.geometry import LETTERS, RED, cell_of
+from pbem.games.vasco.geometry import LETTERS, RED, cell_of, touching
 
 VASCO = get_game("vasco")
 SVG = "{http://www.w3.org/2000/svg}"
@@ -144,6 +144,16 @@ def test_last_move_and_auto_tiles_marked() -> None:
         "1,1": {"tile", "auto", "last"},
     }
     assert title(tiles["2,0"]).startswith("a2,0 (auto) — cell 2,0, orientation a")
+
+
+def test_the_clickable_cells_are_the_cells_touching_a_tile() -> None:
+    clickable = {g.get("data-cell") for g in groups(parse(play("a0,0")), "candidate")}
+    assert clickable == {f"{col},{row}" for col, row in touching(0, 0)}
+    state = play(*FIGURE_3)
+    near = {cell for col, row, _, _ in state.tiles() for cell in touching(col, row)}
+    for group in groups(parse(state), "candidate"):
+        col, row = map(int, group.get("data-cell", "").split(","))
+        assert (col, row) in near, "a numbered cell touches no tile"
 
 
 def test_auto_tiles_stay_marked_after_later_moves() -> None:
