@@ -165,11 +165,16 @@ class Server:
         except (CommandError, StaleBoard) as problem:
             error = problem if isinstance(problem, CommandError) else raced(problem)
             if not mail_errors:
-                return Sent([self._error_mail(sender, line, body, error)])
+                with self.sessions() as session:
+                    return Sent([self._error_mail(session, sender, line, body, error)])
+            # One transaction records the mail and queues its answer; the answer
+            # is written in it too (a second connection would wait on this
+            # one's write lock under SQLite).
             with self.sessions.begin() as session:
                 if not first_time(session, key, now):
                     return Sent()
-                messages = with_footers(session, [self._error_mail(sender, line, body, error)])
+                answer = self._error_mail(session, sender, line, body, error)
+                messages = with_footers(session, [answer])
                 queue_messages(session, messages, now, message_id)
             return Sent(messages)
         except IntegrityError:
@@ -191,18 +196,21 @@ class Server:
             queue_messages(session, messages, now, None)
         return messages
 
-    def _error_mail(self, sender: str, line: str, body: str, error: CommandError) -> Outgoing:
+    def _error_mail(
+        self, session: Session, sender: str, line: str, body: str, error: CommandError
+    ) -> Outgoing:
+        """The answer to a refused command: the reason, the board it was
+        about as it stands, and the command as it came."""
         parts = [error.message, ""]
         view = None
         if error.board is not None:
-            with self.sessions() as session:
-                board = session.get(Board, error.board)
-                if board is not None:
-                    state = rebuild(board)
-                    parts += [f"The board ({subject(board, state)}):", ""]
-                    parts.append(board_body(board, state, None).rstrip("\n"))
-                    parts.append("")
-                    view = BoardView(board.id, board.version)
+            board = session.get(Board, error.board)
+            if board is not None:
+                state = rebuild(board)
+                parts += [f"The board ({subject(board, state)}):", ""]
+                parts.append(board_body(board, state, None).rstrip("\n"))
+                parts.append("")
+                view = BoardView(board.id, board.version)
         parts.append("Your message was:")
         parts.append(f"> Subject: {line[:MAX_LINE]}")
         parts.extend(f"> {text}" for text in body[:2000].splitlines())

@@ -1,0 +1,266 @@
+"""Every kind of refusal, mailed through each real door (the SMTP listener,
+`pbem receive` and the IMAP poller), on SQLite and PostgreSQL: each mail is
+taken (never "try again later"), answered once with the reason, threaded to
+the mail it answers, and changes nothing. `multiple` runs every line.
+
+Mails come with and without a Message-ID, as replies (In-Reply-To) and as
+multipart mail, the way mail programs send them."""
+
+from __future__ import annotations
+
+import os
+import smtplib
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.policy import SMTP
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from pbem.mail.listener import start_listener
+from pbem.server import Server
+from pbem.settings import Settings
+from pbem.store import Board, OutboxMessage, make_engine, session_factory
+from tests.mail.smtp_world import free_port
+
+ADDRESS = "pbem@games.test"
+ANN, BOB = "ann@example.org", "bob@example.org"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A mail that must be refused: who sends it, its Subject, and words
+    its answer must hold."""
+
+    name: str
+    sender: str
+    subject: str
+    reason: str
+    message_id: bool = True
+    in_reply_to: bool = False
+    multipart: bool = False
+
+
+REFUSALS = [
+    Refusal("not your move", ANN, "vasco move 1 ann annpass1 b1,0", "It is not your move"),
+    Refusal(
+        "illegal move",
+        BOB,
+        "vasco move 1 bob bobpass1 a3,0",
+        "the tile touches no tile on the board",
+        in_reply_to=True,
+    ),
+    Refusal("stale #N", BOB, "vasco move 1 bob bobpass1 b1,0#1", "this mail was for move 1"),
+    Refusal(
+        "unreadable move",
+        BOB,
+        "Re: vasco move 1 bob bobpass1 zz9",
+        "Move zz9 cannot be played",
+        multipart=True,
+    ),
+    Refusal("wrong password", BOB, "vasco move 1 bob nope1234 b1,0", "do not match"),
+    Refusal("no such board", BOB, "vasco move 99 bob bobpass1 b1,0", "There is no Vasco board 99"),
+    Refusal("no such command", BOB, "vasco frobnicate 1", "'frobnicate' is no Vasco command"),
+    Refusal(
+        "no Message-ID",
+        ANN,
+        "vasco move 1 ann annpass1 c1,0",
+        "It is not your move",
+        message_id=False,
+    ),
+]
+
+
+def mail_bytes(
+    sender: str,
+    subject: str,
+    body: str = "",
+    *,
+    message_id: str | None,
+    in_reply_to: str | None = None,
+    multipart: bool = False,
+) -> bytes:
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = ADDRESS
+    message["Subject"] = subject
+    if message_id is not None:
+        message["Message-ID"] = message_id
+    if in_reply_to is not None:
+        message["In-Reply-To"] = in_reply_to
+        message["References"] = in_reply_to
+    message.set_content(body or "Here goes.\n")
+    if multipart:
+        message.add_alternative(f"<p>{body or 'Here goes.'}</p>", subtype="html")
+    return message.as_bytes(policy=SMTP)
+
+
+# ------------------------------------------------------------------ the doors
+
+
+class SmtpDoor:
+    """The listener on a real port; smtplib raises unless each mail gets 250."""
+
+    def __init__(self, server: Server, tmp_path: Path) -> None:
+        self.settings = Settings(address=ADDRESS, smtp_port=free_port())
+        self.listener = start_listener(server, self.settings)
+
+    def send_all(self, mails: list[tuple[str, bytes]]) -> None:
+        with smtplib.SMTP(self.settings.smtp_host, self.settings.smtp_port, timeout=60) as smtp:
+            for sender, raw in mails:
+                assert smtp.sendmail(sender, [ADDRESS], raw) == {}
+
+    def close(self) -> None:
+        self.listener.stop()
+
+
+class PipeDoor:
+    """`pbem receive` as a mail server runs it: exit status 0 means taken."""
+
+    def __init__(self, server: Server, tmp_path: Path) -> None:
+        self.url = str(server.sessions.kw["bind"].url.render_as_string(hide_password=False))
+        self.folder = tmp_path
+
+    def send_all(self, mails: list[tuple[str, bytes]]) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+        env |= {"PBEM_DATABASE_URL": self.url, "PBEM_ADDRESS": ADDRESS}
+        for _, raw in mails:
+            done = subprocess.run(
+                [sys.executable, "-m", "pbem.cli", "receive"],
+                input=raw,
+                env=env,
+                cwd=self.folder,
+                capture_output=True,
+                timeout=60,
+            )
+            assert done.returncode == 0, done.stderr.decode()[-2000:]
+
+    def close(self) -> None:
+        pass
+
+
+class ImapDoor:
+    """The poller on a real Dovecot: every mail marked done, none failed."""
+
+    def __init__(self, server: Server, tmp_path: Path) -> None:
+        from tests.mail.dovecot import Dovecot
+
+        self.server = server
+        self.dovecot = Dovecot()
+        self.dovecot.start()
+        self.settings = Settings(address=ADDRESS, imap_url=self.dovecot.url, imap_seconds=0.2)
+
+    def send_all(self, mails: list[tuple[str, bytes]]) -> None:
+        from pbem.mail.imap_poll import DONE, FAILED, poll_once
+
+        with self.dovecot.mailbox() as mailbox:
+            for _, raw in mails:
+                mailbox.append(raw, "INBOX")
+        assert poll_once(self.server, self.settings) == len(mails)
+        with self.dovecot.mailbox() as mailbox:
+            flags = [set(m.flags) for m in mailbox.fetch(mark_seen=False, headers_only=True)]
+        assert all(DONE in marks and FAILED not in marks for marks in flags), flags
+
+    def close(self) -> None:
+        self.dovecot.close()
+
+
+DOORS: dict[str, Callable[[Server, Path], SmtpDoor | PipeDoor | ImapDoor]] = {
+    "smtp": SmtpDoor,
+    "receive": PipeDoor,
+    "imap": ImapDoor,
+}
+
+
+@pytest.fixture
+def server(database_url: str) -> Iterator[Server]:
+    engine = make_engine(database_url)
+    server = Server(session_factory(engine))
+    server.handle(ANN, "signup ann annpass1")
+    server.handle(BOB, "signup bob bobpass1")
+    server.handle(ANN, "vasco challenge ann bob")
+    server.handle(ANN, "vasco move 1 ann annpass1 a0,0#1")
+    yield server
+    engine.dispose()
+
+
+def answers(server: Server) -> list[OutboxMessage]:
+    with server.sessions() as session:
+        return list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+
+
+def board_version(server: Server) -> int:
+    with server.sessions() as session:
+        return session.get_one(Board, 1).version
+
+
+@pytest.mark.parametrize("door_name", list(DOORS))
+def test_every_refusal_is_answered_once_through_the_door(
+    server: Server, door_name: str, tmp_path: Path
+) -> None:
+    before = len(answers(server))
+    mails = []
+    for number, refusal in enumerate(REFUSALS):
+        mails.append(
+            (
+                refusal.sender,
+                mail_bytes(
+                    refusal.sender,
+                    refusal.subject,
+                    message_id=f"<refusal{number}.{door_name}@example.org>"
+                    if refusal.message_id
+                    else None,
+                    in_reply_to="<board1.1@games.test>" if refusal.in_reply_to else None,
+                    multipart=refusal.multipart,
+                ),
+            )
+        )
+    door = DOORS[door_name](server, tmp_path)
+    try:
+        door.send_all(mails)
+        door.send_all(mails[:1])  # the same mail again (a retry): not answered twice
+    finally:
+        door.close()
+
+    replies = answers(server)[before:]
+    assert len(replies) == len(REFUSALS), [r.subject for r in replies]
+    for number, (refusal, reply) in enumerate(zip(REFUSALS, replies, strict=True)):
+        assert reply.recipients == [refusal.sender], refusal.name
+        assert reply.subject.startswith("pbem error: "), refusal.name
+        assert refusal.reason in reply.body, (refusal.name, reply.body[:300])
+        expected = f"<refusal{number}.{door_name}@example.org>" if refusal.message_id else None
+        assert reply.in_reply_to == expected, refusal.name
+    assert board_version(server) == 1  # nothing was played
+
+
+@pytest.mark.parametrize("door_name", list(DOORS))
+def test_multiple_runs_every_line_and_answers_each(
+    server: Server, door_name: str, tmp_path: Path
+) -> None:
+    before = len(answers(server))
+    body = (
+        "vasco move 1 bob bobpass1 a3,0\n"  # illegal: refused, and the rest still runs
+        "vasco move 1 bob wrongpass b1,0\n"  # refused
+        "vasco move 1 bob bobpass1 b1,0#2\n"  # played
+        "vasco show 1\n"
+    )
+    raw = mail_bytes(BOB, "multiple", body, message_id=f"<multiple.{door_name}@example.org>")
+    door = DOORS[door_name](server, tmp_path)
+    try:
+        door.send_all([(BOB, raw)])
+    finally:
+        door.close()
+    replies = answers(server)[before:]
+    subjects = [reply.subject for reply in replies]
+    assert subjects[:2] == [
+        "pbem error: vasco move 1 bob bobpass1 a3,0",
+        "pbem error: vasco move 1 bob wrongpass b1,0",
+    ]
+    assert subjects[2:4] == ["Vasco Board 1 ann", "Vasco Board 1 ann"]  # to ann and to bob
+    assert subjects[4] == "Vasco Board 1 ann"  # the show
+    assert len(replies) == 5
+    assert board_version(server) == 2
