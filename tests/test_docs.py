@@ -619,3 +619,11 @@ def test_every_command_is_in_the_reference_and_the_help() -> None:
     for verb in GAME_COMMANDS:
         assert f"GAME {verb}" in reference, verb
         assert verb in listing, verb
+
+
+def test_the_documented_reply_cap_is_the_servers() -> None:
+    from pbem.server.reply_cap import REPLIES_PER_HOUR
+
+    for name in ("operations.md", "commands.md"):
+        text = one_line((ROOT / "docs" / name).read_text(encoding="utf-8"))
+        assert f"at most {REPLIES_PER_HOUR} mails an hour" in text.replace("**", ""), name

@@ -25,6 +25,9 @@ _QUOTE_HEADER = re.compile(
     re.IGNORECASE,
 )
 _FORWARD_MARK = re.compile(r"^-{2,}\s*(original message|forwarded message)", re.IGNORECASE)
+# The server's own subjects that no command starts with ("pbem error: ...",
+# "pbem signup ann"): a mail bearing one is ours, echoed by a robot.
+_OWN_SUBJECT = re.compile(r"^pbem(\s|:|$)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,8 @@ def parse_message(
     if why:
         return Ignored(why)
     command = _PREFIX.sub("", header(message, "Subject"), count=1).strip()
+    if _OWN_SUBJECT.match(command):
+        return Ignored(f"the Subject is one of the server's own ({command[:60]!r}): an echo")
     message_id = header(message, "Message-ID") or None
     comment = "" if headers_only else comment_of(message)
     return Incoming(sender, command, comment, message_id)

@@ -39,8 +39,11 @@ def receive(
             f"Your mail was {size}; the server reads mails up to {most}. "
             "Send the command again without attachments.",
             parsed.message_id,
+            by_mail=True,
         )
-    messages = server.handle(parsed.sender, parsed.command, parsed.comment, parsed.message_id)
+    messages = server.handle(
+        parsed.sender, parsed.command, parsed.comment, parsed.message_id, by_mail=True
+    )
     verb = " ".join(parsed.command.split()[:2])[:40]  # never the password
     log.info("ran '%s ...' from %s: %d mails", verb, parsed.sender, len(messages))
     return messages

@@ -32,6 +32,7 @@ class Outgoing:
     board: BoardView | None = None
     error: str | None = None  # for an error reply: what was wrong (the doors show it)
     error_kind: str | None = None  # and what kind of refusal (errors.MALFORMED, ...)
+    answers: str | None = None  # the mailed command's address it goes back to (reply_cap)
 
     def to_json(self) -> dict[str, object]:
         return {"to": list(self.to), "subject": self.subject, "body": self.body}
@@ -83,6 +84,7 @@ def queue_messages(
                 board_id=None if message.board is None else message.board.board_id,
                 board_version=None if message.board is None else message.board.version,
                 board_seat=None if message.board is None else message.board.seat,
+                answers=message.answers,
                 attempts=0,
             )
         )

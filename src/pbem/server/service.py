@@ -22,6 +22,7 @@ from .errors import CONFLICT, CommandError
 from .footers import with_footers
 from .messages import BoardView, Outgoing, Reply, Sent, queue_messages
 from .ratings import rate_finished_boards
+from .reply_cap import cap_replies
 from .tick import tick
 
 MAX_LINE = 1000  # characters of a command line
@@ -78,6 +79,7 @@ class Server:
         *,
         as_user: str | None = None,
         mail_errors: bool = True,
+        by_mail: bool = False,
     ) -> Sent:
         """Run one command from `sender` (or, for `multiple`, each line of
         the body, one after the other); returns the mails queued.
@@ -89,21 +91,47 @@ class Server:
         `as_user` is a userid the door has authenticated itself (the web's
         logged-in player): commands acting for it need no password. A door
         that shows a refusal itself (a web page, the API) passes
-        `mail_errors=False`: the error reply is returned, not mailed."""
+        `mail_errors=False`: the error reply is returned, not mailed.
+
+        Commands that came by mail (`by_mail`) get at most
+        reply_cap.REPLIES_PER_HOUR mails back to their address an hour."""
         trusted = None if as_user is None else as_user.lower()
         if line.split()[:1] and line.split()[0].lower() == "multiple":
-            return self._multiple(sender, line, body, message_id, trusted)
+            return self._multiple(sender, line, body, message_id, trusted, by_mail)
         return self._one(
-            sender, line, body, message_id, message_id, trusted=trusted, mail_errors=mail_errors
+            sender,
+            line,
+            body,
+            message_id,
+            message_id,
+            trusted=trusted,
+            mail_errors=mail_errors,
+            by_mail=by_mail,
         )
 
-    def refuse(self, sender: str, line: str, reason: str, message_id: str | None = None) -> Sent:
+    def refuse(
+        self,
+        sender: str,
+        line: str,
+        reason: str,
+        message_id: str | None = None,
+        *,
+        by_mail: bool = False,
+    ) -> Sent:
         """Answer a mail the doors could not take (too large, say) with an
         error mail giving `reason`; runs nothing."""
-        return self._one(sender, line, "", message_id, message_id, CommandError(reason))
+        return self._one(
+            sender, line, "", message_id, message_id, CommandError(reason), by_mail=by_mail
+        )
 
     def _multiple(
-        self, sender: str, line: str, body: str, message_id: str | None, trusted: str | None
+        self,
+        sender: str,
+        line: str,
+        body: str,
+        message_id: str | None,
+        trusted: str | None,
+        by_mail: bool,
     ) -> Sent:
         lines = [text.strip() for text in body.splitlines() if text.strip()]
         if len(line.split()) > 1 or not lines or len(lines) > MAX_MULTIPLE:
@@ -117,11 +145,14 @@ class Server:
                     f"'multiple' stands alone in the Subject, with 1 to {MAX_MULTIPLE} commands "
                     "in the body, one per line."
                 ),
+                by_mail=by_mail,
             )
         messages = Sent()
         for number, text in enumerate(lines, 1):
             key = None if message_id is None else f"{message_id} line {number}"
-            messages.extend(self._one(sender, text, "", message_id, key, trusted=trusted))
+            messages.extend(
+                self._one(sender, text, "", message_id, key, trusted=trusted, by_mail=by_mail)
+            )
         return messages
 
     def _one(
@@ -135,6 +166,7 @@ class Server:
         *,
         trusted: str | None = None,
         mail_errors: bool = True,
+        by_mail: bool = False,
     ) -> Sent:
         now = self.clock()
         sender = clean(sender, one_line=True).strip()
@@ -157,7 +189,10 @@ class Server:
                 reply = Reply()
                 run_command(Context(session, sender, body, now, reply, trusted), line)
                 rate_finished_boards(session, now)
-                messages = with_footers(session, reply.messages)
+                messages = reply.messages
+                if by_mail:
+                    messages = cap_replies(session, sender, messages, now)
+                messages = with_footers(session, messages)
                 queue_messages(session, messages, now, message_id)
             sent = Sent(messages)
             sent.board = reply.created
@@ -173,8 +208,10 @@ class Server:
             with self.sessions.begin() as session:
                 if not first_time(session, key, now):
                     return Sent()
-                answer = self._error_mail(session, sender, line, body, error)
-                messages = with_footers(session, [answer])
+                answers = [self._error_mail(session, sender, line, body, error)]
+                if by_mail:
+                    answers = cap_replies(session, sender, answers, now)
+                messages = with_footers(session, answers)
                 queue_messages(session, messages, now, message_id)
             return Sent(messages)
         except IntegrityError:

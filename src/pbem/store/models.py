@@ -124,6 +124,7 @@ class OutboxMessage(Base):
     caused it; the delivery loop marks it sent once a relay accepted it."""
 
     __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_answers_created_at", "answers", "created_at"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     created_at: Mapped[datetime]
@@ -138,6 +139,10 @@ class OutboxMessage(Base):
     board_id: Mapped[int | None]
     board_version: Mapped[int | None]
     board_seat: Mapped[int | None]
+    # The address (lower case) of the mailed command this mail answers, when it
+    # goes back to that address: the replies one address got in an hour are
+    # counted from these (no pair of robots can loop through the server).
+    answers: Mapped[str | None] = mapped_column(String(320))
     attempts: Mapped[int] = mapped_column(default=0)
     next_attempt_at: Mapped[datetime | None]
     sent_at: Mapped[datetime | None]

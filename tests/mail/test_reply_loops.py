@@ -1,0 +1,94 @@
+"""No mail loops with naive auto-responders: a robot that echoes every mail it
+gets back to the server, without Auto-Submitted or Precedence, through the
+real SMTP listener and relay."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+
+import pytest
+
+from pbem.mail.inbound import Ignored, parse_message
+from pbem.server.reply_cap import REPLIES_PER_HOUR
+from tests.mail.conftest import ADDRESS, Door
+
+ROBOT = "robot@example.org"
+
+
+def echo(door: Door, mail: EmailMessage) -> None:
+    """What a naive auto-responder sends back: 'Re: ' and the same text."""
+    door.send(
+        ROBOT,
+        f"Re: {mail['Subject']}",
+        "I am away. Your mail was:\n" + str(mail.get_body(preferencelist=("plain",))),
+        In_Reply_To=str(mail["Message-ID"]),
+    )
+
+
+def play_ping_pong(door: Door, first_subject: str, rounds: int) -> int:
+    """The robot sends one command, then echoes whatever comes back, for at
+    most `rounds` rounds; returns how many mails the server sent it."""
+    door.send(ROBOT, first_subject)
+    received = 0
+    for _ in range(rounds):
+        if door.deliver() == 0:
+            break
+        mails = [m for m in door.world.mails[received:] if ROBOT in str(m["To"])]
+        received = len(door.world.mails)
+        for mail in mails:
+            echo(door, mail)
+    return sum(ROBOT in str(m["To"]) for m in door.world.mails)
+
+
+@pytest.mark.parametrize(
+    "subject",
+    [
+        "pbem error: vasco move 1 ann pw a0,0",
+        "Re: pbem error: pbem error: help",
+        "AW: pbem signup ann",
+        "pbem digest ann: 2 boards await you",
+        "PBEM replies paused",
+    ],
+)
+def test_a_mail_with_one_of_our_own_subjects_is_not_answered(subject: str) -> None:
+    raw = f"From: {ROBOT}\r\nTo: {ADDRESS}\r\nSubject: {subject}\r\n\r\nHi\r\n".encode()
+    parsed = parse_message(raw, ADDRESS)
+    assert isinstance(parsed, Ignored) and "server's own" in parsed.reason
+
+
+def test_an_echoed_error_mail_ends_the_exchange(door: Door) -> None:
+    sent = play_ping_pong(door, "hello there", rounds=10)
+    assert sent == 1  # the error reply, whose echo ("Re: pbem error: ...") is ignored
+    assert len(door.outbox()) == 1
+
+
+def test_an_echoed_command_stops_at_the_hourly_cap_with_one_notice(door: Door) -> None:
+    # "Vasco help" answers with the subject "Vasco help": its echo is the same
+    # command again, so only the cap ends this exchange.
+    sent = play_ping_pong(door, "vasco help", rounds=REPLIES_PER_HOUR + 20)
+    assert sent == REPLIES_PER_HOUR
+    subjects = [str(m["Subject"]) for m in door.world.mails]
+    assert subjects[: REPLIES_PER_HOUR - 1] == ["Vasco help"] * (REPLIES_PER_HOUR - 1)
+    assert subjects[-1] == "pbem replies paused"
+    last = door.world.mails[-1].get_body(preferencelist=("plain",))
+    assert last is not None and "send again after 2026-11-21 10:" in last.get_content()
+
+    door.clock.advance(hours=1, minutes=1)  # a new hour: answered again
+    door.send(ROBOT, "vasco help")
+    assert door.deliver() == 1
+
+
+def test_a_capped_sender_still_plays_and_the_opponent_still_gets_the_board(door: Door) -> None:
+    door.send("ann@example.org", "signup ann annpass1")
+    door.send("bob@example.org", "signup bob bobpass1")
+    door.send("ann@example.org", "vasco challenge ann bob")
+    for _ in range(REPLIES_PER_HOUR):
+        door.send("ann@example.org", "vasco help")
+    while door.deliver():  # (at most a hundred a pass)
+        pass
+    before = len(door.world.mails)
+    door.send("ann@example.org", "vasco move 1 ann annpass1 a0,0#1")
+    assert door.deliver() == 1
+    [board_mail] = door.world.mails[before:]
+    assert str(board_mail["To"]) == "bob@example.org"
+    assert str(board_mail["Subject"]) == "Vasco Board 1 bob"
