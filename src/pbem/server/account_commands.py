@@ -23,7 +23,6 @@ from .accounts import (
     check_userid,
     find_address,
     find_user,
-    hash_password,
     main_address,
     user_named,
 )
@@ -38,6 +37,7 @@ from .context import (
 from .errors import CONFLICT, FORBIDDEN, CommandError
 from .footers import stop_token
 from .help import command_list
+from .passwords import new_password_hash, password_changed
 from .turns import end_by_resignation
 
 MAIL_PREFERENCES = ("every", "digest", "none")
@@ -69,7 +69,7 @@ def signup(ctx: Context, words: list[str]) -> None:
     user = User(
         userid=userid,
         userid_key=userid.lower(),
-        password_hash=hash_password(password),
+        password_hash=new_password_hash(password),
         mail_preference="every",
         vacation=False,
         created_at=ctx.now,
@@ -131,7 +131,9 @@ def change(ctx: Context, words: list[str]) -> None:
     usage(form, words, 4)
     user = authenticate(ctx.session, words[1], words[2])
     if words[0].lower() == "password":
-        user.password_hash = hash_password(check_password(words[3]))
+        old_hash = user.password_hash
+        user.password_hash = new_password_hash(check_password(words[3]))
+        password_changed(old_hash)
         ctx.reply.send(
             main_address(user),
             f"pbem change password {user.userid}",

@@ -2,22 +2,20 @@
 
 Userids and passwords have no spaces, quotes or colons; userids compare
 without regard to case (Alice is alice). Passwords are stored as argon2
-hashes, never in clear.
+hashes, never in clear (see passwords.py).
 """
 
 from __future__ import annotations
 
 import re
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..store import Address, User
 from .errors import FORBIDDEN, NOT_FOUND, CommandError
+from .passwords import password_matches
 
-HASHER = PasswordHasher()
 _WORD = re.compile(r"[!#-&(-9;-~]{1,64}")  # printable ASCII without space, quotes and ':'
 _USERID = re.compile(r"[!#-&(-9;-~]{2,32}")
 _ADDRESS = re.compile(r"[^@\s<>\"',;:]{1,64}@(?:[A-Za-z0-9-]{1,63}\.){0,8}[A-Za-z0-9-]{1,63}")
@@ -46,10 +44,6 @@ def check_address(address: str) -> str:
     return address
 
 
-def hash_password(password: str) -> str:
-    return HASHER.hash(password)
-
-
 def find_user(session: Session, userid: str) -> User | None:
     return session.scalar(select(User).where(User.userid_key == userid.lower()))
 
@@ -68,13 +62,12 @@ def user_named(session: Session, userid: str) -> User:
 
 def authenticate(session: Session, userid: str, password: str) -> User:
     """The user if the password is theirs; otherwise one error for both
-    cases, so a wrong guess does not tell which userids exist."""
+    cases, so a wrong guess does not tell which userids exist. Raises
+    PasswordWork when argon2 must run first (outside the transaction)."""
     user = find_user(session, userid)
-    try:
-        if user is not None and HASHER.verify(user.password_hash, password):
-            return user
-    except (VerificationError, InvalidHashError):
-        pass
+    if password_matches(None if user is None else user.password_hash, password):
+        assert user is not None
+        return user
     raise CommandError(
         f"The userid '{userid[:40]}' and that password do not match. Userids ignore "
         "case; passwords do not.",

@@ -9,8 +9,9 @@ import secrets
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy import select
+from starlette.concurrency import run_in_threadpool
 
-from ..server.accounts import authenticate, check_password, find_user
+from ..server.accounts import check_password, find_user
 from ..server.errors import CommandError
 from ..store import ApiToken
 from .actions import act, flash, server_of
@@ -79,9 +80,7 @@ async def login(request: Request) -> Response:
     password = str(form.get("password", ""))
     target = safe_next(str(form.get("next", "/")))
     try:
-        with server_of(request).sessions() as session:
-            user = authenticate(session, userid, password)
-            name = user.userid
+        name = await run_in_threadpool(server_of(request).check_login, userid, password)
     except CommandError as error:
         return render(
             request, "login.html", status_code=403, title="Log in", error=error.message, next=target

@@ -1,0 +1,139 @@
+"""Passwords: argon2 hashes, made and checked outside the write transaction,
+and verified passwords remembered.
+
+argon2 costs a tenth of a second or more by design, and pbmserv's commands
+carry the password every time. Checked inside a command's transaction it
+would hold the write lock all that while (SQLite has one lock for the whole
+database). So a command that meets a password with no remembered verdict
+raises `PasswordWork`: the server rolls the transaction back, does the
+argon2 work with no transaction open (`PasswordWork.do`), and runs the
+command again, which then finds the verdict.
+
+Verdicts are kept in this process only, by the stored hash and an HMAC of
+the password under a key made at start (the password itself is never kept).
+A changed password has a new hash, so no verdict about the old one can
+answer for it, in this process or another; `forget` drops them at once.
+A userid that does not exist is checked against a dummy hash, so it costs
+what a real one costs and the answer's timing tells nothing.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import lru_cache
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+HASHER = PasswordHasher()
+MAX_HASHES = 20_000  # stored hashes with verdicts remembered (least recently used dropped)
+MAX_PER_HASH = 8  # verdicts per stored hash (a guesser cannot grow the memory)
+NO_USER = ""  # where the verdicts for a userid that does not exist are kept
+
+
+@lru_cache(maxsize=1)
+def dummy_hash() -> str:
+    """The hash an unknown userid's password is checked against."""
+    return HASHER.hash(secrets.token_urlsafe(16))
+
+
+class Verdicts:
+    """Remembered argon2 outcomes, and hashes made ahead for new passwords."""
+
+    def __init__(self) -> None:
+        self._key = secrets.token_bytes(32)
+        self._lock = threading.Lock()
+        self._verdicts: OrderedDict[str, dict[bytes, bool]] = OrderedDict()
+        self._fresh: dict[bytes, str] = {}
+
+    def _digest(self, password: str) -> bytes:
+        return hmac.new(self._key, password.encode("utf-8", "surrogatepass"), "sha256").digest()
+
+    def known(self, password_hash: str, password: str) -> bool | None:
+        """Whether the password matches the hash, if that was worked out."""
+        digest = self._digest(password)
+        with self._lock:
+            found = self._verdicts.get(password_hash)
+            if found is None or digest not in found:
+                return None
+            self._verdicts.move_to_end(password_hash)
+            return found[digest]
+
+    def remember(self, password_hash: str, password: str, matches: bool) -> None:
+        digest = self._digest(password)
+        with self._lock:
+            found = self._verdicts.setdefault(password_hash, {})
+            if len(found) >= MAX_PER_HASH:
+                found.pop(next(iter(found)))
+            found[digest] = matches
+            self._verdicts.move_to_end(password_hash)
+            while len(self._verdicts) > MAX_HASHES:
+                self._verdicts.popitem(last=False)
+
+    def forget(self, password_hash: str) -> None:
+        """Drop every verdict about a hash (its password was changed)."""
+        with self._lock:
+            self._verdicts.pop(password_hash, None)
+
+    def take_fresh_hash(self, password: str) -> str | None:
+        """A hash made ahead for this password (each is used once)."""
+        with self._lock:
+            return self._fresh.pop(self._digest(password), None)
+
+    def add_fresh_hash(self, password: str, password_hash: str) -> None:
+        with self._lock:
+            if len(self._fresh) > 1000:
+                self._fresh.clear()
+            self._fresh[self._digest(password)] = password_hash
+
+
+VERDICTS = Verdicts()
+
+
+@dataclass
+class PasswordWork(Exception):
+    """argon2 work a command needs before it can go on: checking `password`
+    against `password_hash` (None: an unknown userid), or hashing it."""
+
+    password: str
+    password_hash: str | None = None
+    hashing: bool = False
+
+    def do(self) -> None:
+        """The work, with no transaction open; its outcome is remembered."""
+        if self.hashing:
+            VERDICTS.add_fresh_hash(self.password, HASHER.hash(self.password))
+            return
+        try:
+            matches = HASHER.verify(self.password_hash or dummy_hash(), self.password)
+        except (VerificationError, InvalidHashError):
+            matches = False
+        known = self.password_hash is not None
+        VERDICTS.remember(self.password_hash or NO_USER, self.password, matches and known)
+
+
+def password_matches(password_hash: str | None, password: str) -> bool:
+    """Whether `password` is the one `password_hash` was made from (None for
+    an unknown userid: never); raises PasswordWork if not yet worked out."""
+    verdict = VERDICTS.known(password_hash or NO_USER, password)
+    if verdict is None:
+        raise PasswordWork(password, password_hash)
+    return verdict
+
+
+def new_password_hash(password: str) -> str:
+    """The hash to store for a new password; raises PasswordWork to have it
+    made outside the transaction."""
+    made = VERDICTS.take_fresh_hash(password)
+    if made is None:
+        raise PasswordWork(password, hashing=True)
+    VERDICTS.remember(made, password, True)
+    return made
+
+
+def password_changed(old_hash: str) -> None:
+    VERDICTS.forget(old_hash)
