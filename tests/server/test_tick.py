@@ -4,10 +4,11 @@ time, stalled draw votes, digests and archiving."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, event, select
 
 from pbem.server import Server
-from pbem.store import Board, QueuedMove, Vote, session_factory
+from pbem.store import Board, QueuedMove, User, Vote, session_factory
+from pbem.store.boards import create_board
 from tests.server.test_commands import CheckedServer, Clock, signup
 
 
@@ -120,3 +121,68 @@ def test_a_forfeit_drops_what_waited_on_the_board(server: Server, clock: Clock) 
     with server.sessions() as session:
         assert session.scalars(select(Vote)).all() == []
         assert session.scalars(select(QueuedMove)).all() == []
+
+
+# -- what the job costs ----------------------------------------------------------------
+
+
+class Statements:
+    """Counts the SQL statements and the transactions an engine runs."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.statements = 0
+        self.transactions = 0
+        event.listen(engine, "before_cursor_execute", self._statement)
+        event.listen(engine, "begin", self._begin)
+
+    def _statement(self, *args: object) -> None:
+        self.statements += 1
+
+    def _begin(self, *args: object) -> None:
+        self.transactions += 1
+
+    def reset(self) -> None:
+        self.statements = self.transactions = 0
+
+
+def add_boards(server: Server, count: int, clock: Clock) -> None:
+    """`count` more active boards between alice and bob (no command, no mail)."""
+    with server.sessions.begin() as session:
+        alice, bob = (
+            session.scalar(select(User).where(User.userid_key == n)) for n in ("ann", "bo")
+        )
+        for _ in range(count):
+            create_board(session, "vasco", [], [alice, bob], clock(), nag_days=7, forfeit_days=21)
+
+
+def test_the_job_costs_what_is_due_not_what_exists(
+    engine: Engine, server: Server, clock: Clock
+) -> None:
+    signup(server, "ann", "bo")
+    counter = Statements(engine)
+    costs = []
+    for count in (10, 200):
+        add_boards(server, count, clock)
+        clock.advance(hours=1)
+        counter.reset()
+        assert server.tick() == []  # nothing due
+        costs.append(counter.statements)
+    assert costs[0] == costs[1] <= 12
+
+
+def test_each_due_board_is_its_own_transaction(
+    engine: Engine, server: Server, clock: Clock
+) -> None:
+    signup(server, "ann", "bo")
+    add_boards(server, 5, clock)
+    clock.advance(days=7, minutes=1)
+    counter = Statements(engine)
+    nags = server.tick()
+    assert len(nags) == 5 and {m.subject for m in nags} == {
+        f"Vasco Board {n} ann (reminder)" for n in range(1, 6)
+    }
+    assert counter.transactions >= 5 + 1  # one a board, after the read that found them
+    counter.reset()
+    assert server.tick() == []  # nagged: not due again for a day
+    clock.advance(days=1)
+    assert len(server.tick()) == 5

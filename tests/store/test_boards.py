@@ -50,7 +50,7 @@ def test_the_record_replays_to_the_stored_snapshot(
         board = session.get_one(Board, board_id)
         assert board.version == len(moves)
         assert [move.text for move in board.moves] == list(rebuild(board).moves)
-        assert rebuild(board).to_json() == board.snapshot
+        assert rebuild(board).to_json(legal_moves=False) == board.snapshot
         assert [move.comment for move in board.moves] == [f"c{n}" for n in range(len(moves))]
         assert [p.user.userid for p in board.players] == ["Alice", "bob"]
         assert board.nag_days == 5 and board.status == "active"
@@ -135,4 +135,4 @@ def test_two_processes_racing_on_one_board_never_both_apply(
         with sessions() as session:
             board = session.get_one(Board, board_id)
             assert board.version == 2 and len(board.moves) == 2
-            assert rebuild(board).to_json() == board.snapshot
+            assert rebuild(board).to_json(legal_moves=False) == board.snapshot

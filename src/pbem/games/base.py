@@ -255,17 +255,21 @@ class State(ABC, Generic[MoveT]):
         note = f" ({record.note})" if record.note else ""
         return f"Last move: {record.text} by {self.side_text(record.player)}{note}."
 
-    def to_json(self) -> dict[str, Any]:
-        """The common JSON form every game shares (see the CLI contract)."""
-        return {
+    def to_json(self, *, legal_moves: bool = True) -> dict[str, Any]:
+        """The common JSON form every game shares (see the CLI contract);
+        without `legal_moves`, the form less that list (which can cost more
+        to work out than the rest)."""
+        data: dict[str, Any] = {
             "game": self.game.name,
             "options": self.options.to_json(),
             "moves": list(self.moves),
             "to_move": self.to_move,
             "result": None if self.result is None else self.result.to_json(),
-            "legal_moves": sorted(self.move_text(move) for move in self.legal_moves()),
-            "position": self.position(),
         }
+        if legal_moves:
+            data["legal_moves"] = sorted(self.move_text(move) for move in self.legal_moves())
+        data["position"] = self.position()
+        return data
 
 
 class Game(ABC):

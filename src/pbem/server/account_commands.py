@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from ..documents import rules_text
 from ..store import Address, BoardPlayer, User
-from ..store.boards import boards_of, rebuild
+from ..store.boards import boards_of, rebuild, reschedule
 from .accounts import (
     authenticate,
     check_address,
@@ -171,6 +171,9 @@ def vacation(ctx: Context, words: list[str]) -> None:
     if choice not in ("on", "off"):
         raise CommandError("Write on or off: vacation USERID PASSWORD on|off")
     user.vacation = choice == "on"
+    if not user.vacation:  # the boards it left alone are due again
+        for board in boards_of(ctx.session, user.id, active=True):
+            reschedule(ctx.session, board)
     said = (
         "on vacation: no reminders and no forfeits until 'vacation ... off'"
         if user.vacation

@@ -243,14 +243,9 @@ class Server:
             return session.get(ProcessedMessage, key[:400]) is not None
 
     def tick(self) -> list[Outgoing]:
-        """Run the periodic job once (nags, forfeits, digests, archiving)."""
-        now = self.clock()
-        with self.sessions.begin() as session:
-            reply = tick(session, now)
-            rate_finished_boards(session, now)
-            messages = with_footers(session, reply.messages)
-            queue_messages(session, messages, now, None)
-        return messages
+        """Run the periodic job once (nags, forfeits, digests, archiving):
+        what is due, each item in a transaction of its own."""
+        return tick(self.sessions, self.clock())
 
     def _error_mail(
         self, session: Session, sender: str, line: str, body: str, error: CommandError

@@ -3,7 +3,14 @@ daily digests and archiving. The server runs it every few minutes (`pbem
 tick` runs it once); it only reads the clock it is given, so tests can run
 weeks in milliseconds.
 
-For each active board whose player to move is not on vacation:
+It costs what is due, not what exists: a board says when the job is next
+due for it (`boards.due_at`, kept by store/boards.py), and a digest user
+when their day is up, and only those are looked at. Each board and each
+digest is its own short transaction that first claims its row (`FOR UPDATE
+SKIP LOCKED` on PostgreSQL) and checks it is still due, so any number of
+servers may run the job at once and each item is done exactly once.
+
+For each due active board whose player to move is not on vacation:
 - at the forfeit time (days since the board last changed), an open draw
   proposal is taken as accepted; otherwise the player to move forfeits;
 - a player whose total time (`--totaltime`) runs out forfeits;
@@ -13,65 +20,104 @@ Finished boards are archived 14 days after they ended.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import TypeVar
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, Select, and_, delete, or_, select, update
+from sqlalchemy.orm import Session, sessionmaker
 
 from ..games import get_game
-from ..store import Board, User, Vote
-from ..store.boards import awaits, boards_of, rebuild
+from ..store import Board, BoardPlayer, ProcessedMessage, User, Vote
+from ..store.boards import NAG_EVERY, rebuild, reschedule, time_used
 from .accounts import main_address
 from .board_mail import players_of
 from .context import Context
-from .messages import Reply
+from .footers import with_footers
+from .messages import Outgoing, Reply, queue_messages
+from .ratings import rate_finished_boards
 from .turns import end_board, loss_of
 
 ARCHIVE_AFTER = timedelta(days=14)
-NAG_EVERY = timedelta(days=1)
 DIGEST_EVERY = timedelta(days=1)
+KEEP_MESSAGE_IDS = timedelta(days=30)  # a mail delivered twice this far apart runs once
+BATCH = 500  # rows archived or forgotten per transaction
+MOST_PER_RUN = 5000  # due boards (and digests) one run takes on; the rest wait for the next
+
+T = TypeVar("T")
+Sessions = sessionmaker[Session]
 
 
-def time_used(board: Board, seat: int, now: datetime) -> timedelta:
-    """The time `seat` has spent on its moves, and on the current wait if it
-    is to move: each move's time runs from the move before it."""
-    used = timedelta()
-    previous = board.created_at
-    for move in board.moves:
-        if move.seat == seat:
-            used += move.played_at - previous
-        previous = move.played_at
-    if board.snapshot.get("to_move") == seat:
-        used += now - previous
-    return used
+def tick(sessions: Sessions, now: datetime) -> list[Outgoing]:
+    """One run of the periodic job; returns the mails it queued."""
+    messages: list[Outgoing] = []
+    for board_id in due_ids(sessions, select(Board.id).where(board_due(now)), Board.due_at):
+        messages += in_transaction(sessions, now, lambda ctx, b=board_id: check_due_board(ctx, b))
+    for user_id in due_ids(sessions, select(User.id).where(digest_due(now)), User.id):
+        messages += in_transaction(sessions, now, lambda ctx, u=user_id: send_digest(ctx, u))
+    archive(sessions, now)
+    forget_old_message_ids(sessions, now)
+    return messages
 
 
-def tick(session: Session, now: datetime) -> Reply:
-    """One run of the periodic job, in the caller's transaction."""
-    reply = Reply()
-    ctx = Context(session, "", "", now, reply)
-    for board in session.scalars(
-        select(Board).where(Board.status == "active").order_by(Board.id)
-    ).all():
+def board_due(now: datetime) -> ColumnElement[bool]:
+    return and_(Board.due_at <= now, Board.status == "active")
+
+
+def digest_due(now: datetime) -> ColumnElement[bool]:
+    """Chose `digest`, and a day since the last one is up."""
+    return and_(
+        User.mail_preference == "digest",
+        or_(User.digest_sent_at.is_(None), User.digest_sent_at <= now - DIGEST_EVERY),
+    )
+
+
+def due_ids(sessions: Sessions, query: Select[tuple[int]], order: object) -> list[int]:
+    """The ids due now, the longest due first (read without a lock: each is
+    claimed and checked again in its own transaction)."""
+    with sessions() as session:
+        return list(session.scalars(query.order_by(order).limit(MOST_PER_RUN)))
+
+
+def in_transaction(
+    sessions: Sessions, now: datetime, work: Callable[[Context], None]
+) -> list[Outgoing]:
+    """Run one item's work in a transaction of its own; its mails are queued
+    in it (with ratings for a board it finished)."""
+    with sessions.begin() as session:
+        reply = Reply()
+        work(Context(session, "", "", now, reply))
+        rate_finished_boards(session, now)
+        messages = with_footers(session, reply.messages)
+        queue_messages(session, messages, now, None)
+    return messages
+
+
+def claimed(session: Session, query: Select[tuple[T]]) -> T | None:
+    """The row, locked for this transaction, or None when it is no longer
+    due or another server holds it (it is doing this item now)."""
+    return session.scalar(query.with_for_update(skip_locked=True))
+
+
+def check_due_board(ctx: Context, board_id: int) -> None:
+    board = claimed(ctx.session, select(Board).where(Board.id == board_id, board_due(ctx.now)))
+    if board is not None:
         check_board(ctx, board)
-    for board in session.scalars(
-        select(Board).where(Board.status == "finished", Board.updated_at <= now - ARCHIVE_AFTER)
-    ).all():
-        board.status = "archived"
-    send_digests(ctx)
-    return reply
 
 
 def check_board(ctx: Context, board: Board) -> None:
-    seat = board.snapshot.get("to_move")
+    seat = board.to_move
     if seat is None:
         return
     player = board.players[seat].user
     if player.vacation:
+        board.due_at = None  # not due while away; 'vacation off' sets it again
         return
     names = players_of(board)
     waited = ctx.now - board.updated_at
-    if board.total_days and time_used(board, seat, ctx.now) > timedelta(days=board.total_days):
+    if board.total_days and time_used(board, board.moves, seat, ctx.now) > timedelta(
+        days=board.total_days
+    ):
         forfeit(ctx, board, seat, f"{names[seat]} ran out of time ({board.total_days} days in all)")
         return
     if board.forfeit_days and waited >= timedelta(days=board.forfeit_days):
@@ -89,6 +135,7 @@ def check_board(ctx: Context, board: Board) -> None:
         if last is None or last < board.updated_at or ctx.now - last >= NAG_EVERY:
             board.nagged_at = ctx.now
             nag(ctx, board, player, waited)
+    reschedule(ctx.session, board)
 
 
 def nag(ctx: Context, board: Board, player: User, waited: timedelta) -> None:
@@ -109,30 +156,79 @@ def forfeit(ctx: Context, board: Board, seat: int, reason: str) -> None:
     end_board(ctx, board, rebuild(board), *loss_of(board, seat, reason))
 
 
-def send_digests(ctx: Context) -> None:
-    """Once a day, to each player who chose `digest`: the boards awaiting them."""
-    users = ctx.session.scalars(select(User).where(User.mail_preference == "digest")).all()
-    for user in users:
-        if user.digest_sent_at is not None and ctx.now - user.digest_sent_at < DIGEST_EVERY:
-            continue
-        waiting = [
-            board
-            for board in boards_of(ctx.session, user.id, active=True)
-            if awaits(board, user.id)
-        ]
-        user.digest_sent_at = ctx.now
-        if not waiting:
-            continue
-        lines = [f"Boards awaiting your move, {user.userid}:"]
-        for board in waiting:
-            others = " and ".join(n for n in players_of(board) if n != user.userid)
-            days = (ctx.now - board.updated_at).days
-            lines.append(
-                f"  {get_game(board.game).title} board {board.id} against {others}, "
-                f"move {board.version + 1}, waiting {days} days"
+def awaiting(session: Session, user_id: int) -> list[Board]:
+    """The active boards where it is this user's move, oldest first."""
+    return list(
+        session.scalars(
+            select(Board)
+            .join(BoardPlayer, BoardPlayer.board_id == Board.id)
+            .where(
+                BoardPlayer.user_id == user_id,
+                Board.status == "active",
+                Board.to_move == BoardPlayer.seat,
             )
-        ctx.reply.send(
-            main_address(user),
-            f"pbem digest {user.userid}: {len(waiting)} boards await you",
-            "\n".join(lines) + "\n",
+            .order_by(Board.id)
         )
+    )
+
+
+def send_digest(ctx: Context, user_id: int) -> None:
+    """Once a day, to a player who chose `digest`: the boards awaiting them."""
+    user = claimed(ctx.session, select(User).where(User.id == user_id, digest_due(ctx.now)))
+    if user is None:
+        return
+    user.digest_sent_at = ctx.now
+    waiting = awaiting(ctx.session, user.id)
+    if not waiting:
+        return
+    lines = [f"Boards awaiting your move, {user.userid}:"]
+    for board in waiting:
+        others = " and ".join(n for n in players_of(board) if n != user.userid)
+        days = (ctx.now - board.updated_at).days
+        lines.append(
+            f"  {get_game(board.game).title} board {board.id} against {others}, "
+            f"move {board.version + 1}, waiting {days} days"
+        )
+    ctx.reply.send(
+        main_address(user),
+        f"pbem digest {user.userid}: {len(waiting)} boards await you",
+        "\n".join(lines) + "\n",
+    )
+
+
+def archive(sessions: Sessions, now: datetime) -> None:
+    """Finished boards 14 days old become archived, a batch per transaction."""
+    while True:
+        with sessions.begin() as session:
+            ids = list(
+                session.scalars(
+                    select(Board.id)
+                    .where(Board.status == "finished", Board.updated_at <= now - ARCHIVE_AFTER)
+                    .limit(BATCH)
+                )
+            )
+            if ids:
+                session.execute(
+                    update(Board)
+                    .where(Board.id.in_(ids), Board.status == "finished")
+                    .values(status="archived")
+                )
+        if len(ids) < BATCH:
+            return
+
+
+def forget_old_message_ids(sessions: Sessions, now: datetime) -> None:
+    """Drop the Message-IDs of mails handled long ago, a batch per transaction."""
+    while True:
+        with sessions.begin() as session:
+            keys = list(
+                session.scalars(
+                    select(ProcessedMessage.key)
+                    .where(ProcessedMessage.processed_at < now - KEEP_MESSAGE_IDS)
+                    .limit(BATCH)
+                )
+            )
+            if keys:
+                session.execute(delete(ProcessedMessage).where(ProcessedMessage.key.in_(keys)))
+        if len(keys) < BATCH:
+            return

@@ -1,17 +1,26 @@
 """Boards in the database: create one, rebuild its state, and apply a move
-so that two commands racing on one board never both apply."""
+so that two commands racing on one board never both apply.
+
+Every change of a board goes through here, so each one also sets whose move
+it is (`to_move`) and when the periodic job is next due for it (`due_at`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ..games import get_game
 from ..games.base import Options, State
 from .models import Board, BoardPlayer, MoveRow, User
+from .positions import POSITIONS
+
+# A player late to move is reminded at most this often (see server/tick.py).
+NAG_EVERY = timedelta(days=1)
 
 
 class StaleBoard(Exception):
@@ -29,12 +38,12 @@ class StaleBoard(Exception):
 
 
 def options_of(board: Board) -> Options:
-    game = get_game(board.game)
-    return game.parse_options(
-        f"-{name}" if value is True else f"-{name}={value}"
-        for name, value in board.options.items()
-        if value is not None and value is not False
-    )
+    return POSITIONS.options(board.game, board.options)
+
+
+def record_of(board: Board) -> list[str]:
+    """The board's moves, as canonical texts (kept with its snapshot)."""
+    return list(board.snapshot["moves"])
 
 
 def create_board(
@@ -58,32 +67,78 @@ def create_board(
         options=options.to_json(),
         status="active",
         version=0,
-        snapshot=state.to_json(),
+        snapshot=snapshot_of(state),
+        to_move=state.to_move,
         nag_days=nag_days,
         forfeit_days=forfeit_days,
         total_days=total_days,
         created_at=now,
         updated_at=now,
     )
+    board.due_at = due_time(board, [])
     board.players = [BoardPlayer(seat=seat, user_id=user.id) for seat, user in enumerate(players)]
     session.add(board)
     session.flush()
+    POSITIONS.keep(board.game, board.options, state)
     return board
 
 
-def rebuild(board: Board, upto: int | None = None) -> State:
-    """The board's state, replayed from its record (the first `upto` moves).
+def snapshot_of(state: State) -> dict[str, object]:
+    """What a board keeps of its state: its JSON form without the legal
+    moves (worked out when asked for, not at every move)."""
+    return state.to_json(legal_moves=False)
 
-    States are immutable, so a replay is kept on the loaded board, keyed by
-    the moves replayed: a command that looks at the board several times (to
-    check a turn, then to play) replays it once."""
-    texts = tuple(move.text for move in board.moves)
+
+def rebuild(board: Board, upto: int | None = None) -> State:
+    """The board's state (after its first `upto` moves): from the positions
+    kept in this process, else replayed from its record."""
+    moves = record_of(board)
     if upto is not None:
-        texts = texts[:upto]
-    replayed: dict[tuple[str, ...], State] = board.__dict__.setdefault("_replayed", {})
-    if texts not in replayed:
-        replayed[texts] = get_game(board.game).replay(options_of(board), texts)
-    return replayed[texts]
+        moves = moves[:upto]
+    return POSITIONS.state(board.game, board.options, moves)
+
+
+def time_used(board: Board, moves: Sequence[MoveRow], seat: int, now: datetime) -> timedelta:
+    """The time `seat` has spent on its moves, and on the current wait if it
+    is to move: each move's time runs from the move before it."""
+    used = timedelta()
+    previous = board.created_at
+    for move in moves:
+        if move.seat == seat:
+            used += move.played_at - previous
+        previous = move.played_at
+    if board.to_move == seat:
+        used += now - previous
+    return used
+
+
+def due_time(board: Board, moves: Sequence[MoveRow] | None = None) -> datetime | None:
+    """When the periodic job must next look at the board: the first of its
+    nag, its forfeit, and the player to move's total time running out
+    (None: a finished board, or one without time limits). `moves`, the
+    board's move rows, are needed only for a total time limit."""
+    if board.status != "active" or board.to_move is None:
+        return None
+    times = []
+    if board.nag_days:
+        nag = board.updated_at + timedelta(days=board.nag_days)
+        if board.nagged_at is not None and board.nagged_at >= board.updated_at:
+            nag = max(nag, board.nagged_at + NAG_EVERY)
+        times.append(nag)
+    if board.forfeit_days:
+        times.append(board.updated_at + timedelta(days=board.forfeit_days))
+    if board.total_days:
+        rows = board.moves if moves is None else moves
+        previous = rows[-1].played_at if rows else board.created_at
+        used = time_used(board, rows, board.to_move, previous)
+        times.append(previous + timedelta(days=board.total_days) - used)
+    return min(times) if times else None
+
+
+def _committed(board: Board, **values: object) -> None:
+    """Set what an UPDATE just wrote on the loaded board, without a reload."""
+    for name, value in values.items():
+        set_committed_value(board, name, value)
 
 
 def apply_move(
@@ -105,36 +160,47 @@ def apply_move(
     seat = state.to_move
     after = state.play_text(text)
     assert seat is not None
+    over = after.result is not None
+    values: dict[str, object] = {
+        "version": expected + 1,
+        "snapshot": snapshot_of(after),
+        "updated_at": now,
+        "status": "finished" if over else "active",
+        "winner": None if after.result is None else after.result.winner,
+        "result": None if after.result is None else after.result.reason,
+        "to_move": after.to_move,
+    }
+    record = after.history[-1]
+    row = MoveRow(
+        board_id=board.id,
+        number=expected + 1,
+        seat=seat,
+        text=record.text,
+        note=record.note,
+        comment=comment,
+        auto=auto,
+        played_at=now,
+    )
+    moves = None
+    if board.total_days:
+        moves = [*session.scalars(select(MoveRow).where(MoveRow.board_id == board.id)), row]
+        moves.sort(key=lambda move: move.number)
+    _committed(board, **values)  # (a lost race ends the command, and the session with it)
+    values["due_at"] = due_time(board, moves)
     claimed = session.execute(
         update(Board)
         .where(Board.id == board.id, Board.version == expected)
-        .values(
-            version=expected + 1,
-            snapshot=after.to_json(),
-            updated_at=now,
-            status="finished" if after.result is not None else "active",
-            winner=None if after.result is None else after.result.winner,
-            result=None if after.result is None else after.result.reason,
-        )
+        .values(values)
         .execution_options(synchronize_session=False)
     )
     if claimed.rowcount != 1:
+        session.expire(board)
         raise StaleBoard(board.id, expected)
-    record = after.history[-1]
-    session.add(
-        MoveRow(
-            board_id=board.id,
-            number=expected + 1,
-            seat=seat,
-            text=record.text,
-            note=record.note,
-            comment=comment,
-            auto=auto,
-            played_at=now,
-        )
-    )
+    _committed(board, due_at=values["due_at"])
+    session.add(row)
     session.flush()
-    session.refresh(board)
+    session.expire(board, ["moves"])
+    POSITIONS.keep(board.game, board.options, after)
     return after
 
 
@@ -150,21 +216,24 @@ def finish_board(
     """End an active board by the server's rules (a resignation, an agreed
     draw, a forfeit): not a move, so the record and version stay. A board
     that does not count (a declined challenge) is marked rated already."""
+    values: dict[str, object] = {
+        "status": "finished",
+        "winner": winner,
+        "result": reason,
+        "updated_at": now,
+        "rated": not counts_in_ratings,
+        "to_move": None,
+        "due_at": None,
+    }
     claimed = session.execute(
         update(Board)
         .where(Board.id == board.id, Board.version == board.version, Board.status == "active")
-        .values(
-            status="finished",
-            winner=winner,
-            result=reason,
-            updated_at=now,
-            rated=not counts_in_ratings,
-        )
+        .values(values)
         .execution_options(synchronize_session=False)
     )
     if claimed.rowcount != 1:
         raise StaleBoard(board.id, board.version)
-    session.refresh(board)
+    _committed(board, **values)
 
 
 def take_back(session: Session, board: Board, now: datetime) -> State:
@@ -173,18 +242,38 @@ def take_back(session: Session, board: Board, now: datetime) -> State:
     if expected == 0:
         raise ValueError("no move to take back")
     state = rebuild(board, expected - 1)
+    last = session.scalar(
+        select(MoveRow).where(MoveRow.board_id == board.id, MoveRow.number == expected)
+    )
+    values: dict[str, object] = {
+        "version": expected - 1,
+        "snapshot": snapshot_of(state),
+        "updated_at": now,
+        "to_move": state.to_move,
+    }
     claimed = session.execute(
         update(Board)
         .where(Board.id == board.id, Board.version == expected, Board.status == "active")
-        .values(version=expected - 1, snapshot=state.to_json(), updated_at=now)
+        .values(values)
         .execution_options(synchronize_session=False)
     )
     if claimed.rowcount != 1:
         raise StaleBoard(board.id, expected)
-    session.delete(board.moves[-1])
+    _committed(board, **values)
+    if last is not None:
+        session.delete(last)
     session.flush()
-    session.refresh(board)
+    session.expire(board, ["moves"])
+    reschedule(session, board)
     return state
+
+
+def reschedule(session: Session, board: Board) -> None:
+    """Work out the board's `due_at` again (after a nag, a vacation, an undo)."""
+    due = due_time(board)
+    if due != board.due_at:
+        board.due_at = due
+        session.flush()
 
 
 def boards_of(
@@ -201,5 +290,5 @@ def boards_of(
 
 def awaits(board: Board, user_id: int) -> bool:
     """Whether the active board waits for this user's move."""
-    seat = board.snapshot.get("to_move")
+    seat = board.to_move
     return board.status == "active" and seat is not None and board.players[seat].user_id == user_id

@@ -19,6 +19,8 @@ class User(Base):
     (lower case) makes comparisons case-insensitive."""
 
     __tablename__ = "users"
+    # The digest job asks for the digest users whose day is up.
+    __table_args__ = (Index("ix_users_digest", "mail_preference", "digest_sent_at"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     userid: Mapped[str] = mapped_column(String(32))
@@ -31,7 +33,7 @@ class User(Base):
     created_at: Mapped[datetime]
 
     addresses: Mapped[list[Address]] = relationship(
-        back_populates="user", cascade="all, delete-orphan", order_by="Address.id"
+        back_populates="user", cascade="all, delete-orphan", order_by="Address.id", lazy="selectin"
     )
 
 
@@ -41,7 +43,7 @@ class Address(Base):
     __tablename__ = "addresses"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     address: Mapped[str] = mapped_column(String(320))
     address_key: Mapped[str] = mapped_column(String(320), unique=True)
 
@@ -51,11 +53,20 @@ class Address(Base):
 class Board(Base):
     """One game. Its record is `moves`; `snapshot` is the state's JSON after
     the last move, and `version` the number of moves, which a command must
-    name to change the board (so two racing commands cannot both apply)."""
+    name to change the board (so two racing commands cannot both apply).
+    `to_move` is the seat to move (None once over), and `due_at` the next
+    time the periodic job must look at the board (a nag, a forfeit, a
+    clock running out; None: never), so it looks only at boards due."""
 
     __tablename__ = "boards"
-    # Every command looks for finished boards not rated yet; keep that cheap.
-    __table_args__ = (Index("ix_boards_rated_status", "rated", "status"),)
+    __table_args__ = (
+        # Every command looks for finished boards not rated yet; keep that cheap.
+        Index("ix_boards_rated_status", "rated", "status"),
+        Index("ix_boards_due_at", "due_at"),
+        # Lists, newest first: all boards, and a game's (by status).
+        Index("ix_boards_status_updated_at", "status", "updated_at"),
+        Index("ix_boards_game_status_updated_at", "game", "status", "updated_at"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game: Mapped[str] = mapped_column(String(20))
@@ -70,11 +81,16 @@ class Board(Base):
     total_days: Mapped[int | None]
     rated: Mapped[bool] = mapped_column(default=False)  # its result is in the ratings
     nagged_at: Mapped[datetime | None]  # the last reminder to the player to move
+    to_move: Mapped[int | None]
+    due_at: Mapped[datetime | None]
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]
 
     players: Mapped[list[BoardPlayer]] = relationship(
-        back_populates="board", cascade="all, delete-orphan", order_by="BoardPlayer.seat"
+        back_populates="board",
+        cascade="all, delete-orphan",
+        order_by="BoardPlayer.seat",
+        lazy="selectin",
     )
     moves: Mapped[list[MoveRow]] = relationship(
         back_populates="board", cascade="all, delete-orphan", order_by="MoveRow.number"
@@ -90,13 +106,13 @@ class BoardPlayer(Base):
         ForeignKey("boards.id", ondelete="CASCADE"), primary_key=True
     )
     seat: Mapped[int] = mapped_column(primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     # Accepted the challenge ('GAME accept USERID PASSWORD'): resigning before
     # the first move is then a rated resignation, no longer a decline.
     accepted: Mapped[bool] = mapped_column(default=False)
 
     board: Mapped[Board] = relationship(back_populates="players")
-    user: Mapped[User] = relationship()
+    user: Mapped[User] = relationship(lazy="joined", innerjoin=True)
 
 
 class MoveRow(Base):
@@ -145,7 +161,7 @@ class OutboxMessage(Base):
     answers: Mapped[str | None] = mapped_column(String(320))
     attempts: Mapped[int] = mapped_column(default=0)
     next_attempt_at: Mapped[datetime | None]
-    sent_at: Mapped[datetime | None]
+    sent_at: Mapped[datetime | None] = mapped_column(index=True)
     last_error: Mapped[str | None] = mapped_column(Text)
 
 
@@ -162,7 +178,7 @@ class ApiToken(Base):
     created_at: Mapped[datetime]
     last_used_at: Mapped[datetime | None]
 
-    user: Mapped[User] = relationship()
+    user: Mapped[User] = relationship(lazy="joined", innerjoin=True)
 
 
 class ProcessedMessage(Base):
@@ -172,7 +188,7 @@ class ProcessedMessage(Base):
     __tablename__ = "processed_messages"
 
     key: Mapped[str] = mapped_column(String(400), primary_key=True)
-    processed_at: Mapped[datetime]
+    processed_at: Mapped[datetime] = mapped_column(index=True)
 
 
 class Vote(Base):
@@ -197,7 +213,7 @@ class QueuedMove(Base):
     __tablename__ = "queued_moves"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", ondelete="CASCADE"))
+    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int]
     text: Mapped[str] = mapped_column(String(64))
     condition: Mapped[str] = mapped_column(String(64), default="")
@@ -211,7 +227,7 @@ class Rating(Base):
     per-game values whose average the rating is."""
 
     __tablename__ = "ratings"
-    __table_args__ = (UniqueConstraint("user_id", "game"),)
+    __table_args__ = (UniqueConstraint("user_id", "game"), Index("ix_ratings_game", "game"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
@@ -236,8 +252,8 @@ class RatingEvent(Base):
     __tablename__ = "rating_events"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", ondelete="CASCADE"))
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     opponent_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     game: Mapped[str] = mapped_column(String(20))
     outcome: Mapped[float]  # 1 win, 0.5 draw, 0 loss
@@ -252,7 +268,11 @@ class Subscription(Base):
     (kind "all"), or one mail per new board of a game (kind "notify")."""
 
     __tablename__ = "subscriptions"
-    __table_args__ = (UniqueConstraint("user_id", "game", "kind", "board_id"),)
+    __table_args__ = (
+        UniqueConstraint("user_id", "game", "kind", "board_id"),
+        Index("ix_subscriptions_board_id", "board_id"),
+        Index("ix_subscriptions_game_kind", "game", "kind"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))

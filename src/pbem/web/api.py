@@ -219,7 +219,7 @@ def board_detail(session: Session, board: Board, at: int | None = None) -> Board
     names = players_of(board)
     shown, state = shown_state(board, at)
     active = board.status == "active"  # a move that ends the game stores its result too
-    to_move = board.snapshot.get("to_move")
+    to_move = board.to_move
     votes: dict[str, list[str]] = {}
     for vote in session.scalars(select(Vote).where(Vote.board_id == board.id).order_by(Vote.id)):
         votes.setdefault(vote.kind, []).append(names[vote.seat])

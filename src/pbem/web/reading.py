@@ -38,7 +38,7 @@ class BoardLine:
 
 def board_line(board: Board) -> BoardLine:
     names = players_of(board)
-    seat = board.snapshot.get("to_move")
+    seat = board.to_move
     active = board.status == "active" and seat is not None
     status = f"{names[seat]} to move" if active else board.result or "over"
     return BoardLine(
