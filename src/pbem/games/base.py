@@ -174,6 +174,9 @@ class State(ABC, Generic[MoveT]):
 
     game: Game
     options: Options
+    # Whether text_board draws the board differently for each viewer (a game
+    # with hidden information would); when not, one drawing serves everyone.
+    boards_differ_by_viewer: ClassVar[bool] = False
 
     # Each game's state sets these three when it is made.
     _to_move: int | None

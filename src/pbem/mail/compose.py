@@ -30,6 +30,7 @@ from ..server.footers import stop_token
 from ..settings import Settings
 from ..store import Board, MoveRow, OutboxMessage
 from ..store.boards import options_of
+from ..store.positions import POSITIONS, svg_board
 
 logger = logging.getLogger("pbem.mail.compose")
 
@@ -205,7 +206,7 @@ def board_png(
     and that must cost the picture, never the mail."""
     import cairosvg
 
-    svg = get_game(game).replay(options, moves).svg_board()
+    svg = svg_board(POSITIONS.state(game, options.to_json(), moves))
     png = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width)
     if not isinstance(png, bytes) or not png.startswith(b"\x89PNG\r\n\x1a\n"):
         raise ValueError("cairosvg did not return a PNG")

@@ -29,7 +29,7 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..settings import Settings
-from ..store import OutboxMessage
+from ..store import OutboxMessage, reading
 
 log = logging.getLogger("pbem.mail.delivery")
 
@@ -144,7 +144,7 @@ def deliver_due(
     now: datetime,
 ) -> int:
     """Send every mail that is due; returns how many were sent."""
-    with sessions() as session:
+    with reading(sessions)() as session:
         due = session.scalars(
             select(OutboxMessage.id)
             .where(
@@ -190,7 +190,7 @@ def deliver_one(
         if row.message_id is None:  # fixed before the first try, so retries keep it
             row.message_id = make_msgid("pbem", domain=settings.domain)
     try:
-        with sessions() as session:
+        with reading(sessions)() as session:  # (drawing the board takes no write lock)
             row = session.get_one(OutboxMessage, row_id)
             message = compose(session, row, settings)
             recipients = list(row.recipients)

@@ -8,6 +8,7 @@ from ..games import get_game
 from ..games.base import State
 from ..store import Board
 from ..store.boards import options_of
+from ..store.positions import text_board
 
 RECENT_MOVES = 20  # the move list shows the last ones; `show` on the web has them all
 
@@ -86,7 +87,7 @@ def board_body(
     lines.append("")
     lines.extend(move_columns(board, state))
     lines.append("")
-    lines.append(state.text_board(reader).rstrip("\n"))
+    lines.append(text_board(state, reader).rstrip("\n"))
     if watchers:
         lines.append("")
         lines.append("Subscribers: " + ", ".join(watchers) + ".")

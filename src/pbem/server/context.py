@@ -30,15 +30,22 @@ class Context:
     # A userid (lower case) the door has already authenticated (the web's
     # logged-in player): commands take it without its password.
     trusted: str | None = None
+    trusted_user: User | None = None  # that user, looked up once
+
+    def __post_init__(self) -> None:
+        """The trusted user, and their address as the sender when the door
+        gave none (replies go where their mail goes)."""
+        if self.trusted is not None:
+            self.trusted_user = find_user(self.session, self.trusted)
+            if not self.sender and self.trusted_user is not None:
+                self.sender = main_address(self.trusted_user)
 
 
 def login(ctx: Context, userid: str, password: str) -> User:
     """The user a command acts for: the door's trusted user, or whoever the
     password proves. Changing a password or leaving always asks for it."""
-    if ctx.trusted is not None and userid.lower() == ctx.trusted:
-        user = find_user(ctx.session, userid)
-        if user is not None:
-            return user
+    if ctx.trusted_user is not None and userid.lower() == ctx.trusted:
+        return ctx.trusted_user
     return authenticate(ctx.session, userid, password)
 
 

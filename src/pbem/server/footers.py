@@ -9,10 +9,10 @@ from __future__ import annotations
 import hmac
 from dataclasses import replace
 
-from sqlalchemy.orm import Session
+from sqlalchemy import select
+from sqlalchemy.orm import Session, joinedload
 
-from ..store import User
-from .accounts import find_address
+from ..store import Address, User
 from .messages import Outgoing
 
 STRANGER = (
@@ -37,21 +37,23 @@ def stop_line(user: User) -> str:
     )
 
 
-def footer_for(session: Session, to: tuple[str, ...]) -> str:
-    """The stop line for a mail's recipients: the account's, when it goes
-    to one player's address; the stranger's otherwise."""
-    if len(to) == 1:
-        address = find_address(session, to[0])
-        if address is not None:
-            return stop_line(address.user)
-    return STRANGER
-
-
 def with_footers(session: Session, messages: list[Outgoing]) -> list[Outgoing]:
-    """The messages as sent: each body ending with its stop line."""
+    """The messages as sent: each body ending with its stop line (the
+    account's, when it goes to one player's address; the stranger's
+    otherwise). The recipients' accounts are looked up in one query."""
+    wanted = {m.to[0].lower() for m in messages if m.footer is None and len(m.to) == 1}
+    accounts: dict[str, User] = {}
+    if wanted:
+        found = session.scalars(
+            select(Address).options(joinedload(Address.user)).where(Address.address_key.in_(wanted))
+        )
+        accounts = {address.address_key: address.user for address in found}
     signed = []
     for message in messages:
-        footer = message.footer if message.footer is not None else footer_for(session, message.to)
+        footer = message.footer
+        if footer is None:
+            user = accounts.get(message.to[0].lower()) if len(message.to) == 1 else None
+            footer = STRANGER if user is None else stop_line(user)
         body = message.body.rstrip("\n") + "\n\n" + footer + "\n"
         signed.append(replace(message, body=body, footer=footer))
     return signed

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from ..store import OutboxMessage
@@ -72,19 +73,26 @@ class Reply:
 def queue_messages(
     session: Session, messages: list[Outgoing], now: datetime, in_reply_to: str | None
 ) -> None:
-    """Write the messages to the outbox, in the caller's transaction."""
-    for message in messages:
-        session.add(
-            OutboxMessage(
-                created_at=now,
-                recipients=list(message.to),
-                subject=message.subject,
-                body=message.body,
-                in_reply_to=None if in_reply_to is None else in_reply_to[:300],
-                board_id=None if message.board is None else message.board.board_id,
-                board_version=None if message.board is None else message.board.version,
-                board_seat=None if message.board is None else message.board.seat,
-                answers=message.answers,
-                attempts=0,
-            )
-        )
+    """Write the messages to the outbox, in the caller's transaction (one
+    statement for all of them)."""
+    if not messages:
+        return
+    answered = None if in_reply_to is None else in_reply_to[:300]
+    session.execute(
+        insert(OutboxMessage),
+        [
+            {
+                "created_at": now,
+                "recipients": list(message.to),
+                "subject": message.subject,
+                "body": message.body,
+                "in_reply_to": answered,
+                "board_id": None if message.board is None else message.board.board_id,
+                "board_version": None if message.board is None else message.board.version,
+                "board_seat": None if message.board is None else message.board.seat,
+                "answers": message.answers,
+                "attempts": 0,
+            }
+            for message in messages
+        ],
+    )

@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..store import Board, ProcessedMessage
-from ..store.boards import StaleBoard, rebuild
+from ..store import Board, ProcessedMessage, reading
+from ..store.boards import StaleBoard, finished_here, rebuild
 from .accounts import authenticate
 from .board_mail import board_body, subject
 from .context import Context
@@ -71,6 +71,7 @@ class Server:
         self, sessions: sessionmaker[Session], clock: Callable[[], datetime] = utc_now
     ) -> None:
         self.sessions = sessions
+        self.reads = reading(sessions)  # for looking only: no write lock
         self.clock = clock
 
     def handle(
@@ -193,7 +194,8 @@ class Server:
                             return Sent()
                         reply = Reply()
                         run_command(Context(session, sender, body, now, reply, trusted), line)
-                        rate_finished_boards(session, now)
+                        if finished_here(session):
+                            rate_finished_boards(session, now)
                         messages = reply.messages
                         if by_mail:
                             messages = cap_replies(session, sender, messages, now)
@@ -208,7 +210,7 @@ class Server:
         except (CommandError, StaleBoard) as problem:
             error = problem if isinstance(problem, CommandError) else raced(problem)
             if not mail_errors:
-                with self.sessions() as session:
+                with self.reads() as session:
                     return Sent([self._error_mail(session, sender, line, body, error)])
             # One transaction records the mail and queues its answer; the answer
             # is written in it too (a second connection would wait on this
@@ -232,14 +234,14 @@ class Server:
         door's log-in form); the command layer's refusal otherwise."""
         for _ in range(PASSWORD_ROUNDS):
             try:
-                with self.sessions() as session:
+                with self.reads() as session:
                     return authenticate(session, userid, password).userid
             except PasswordWork as work:
                 work.do()  # argon2, with no session open; then again
         raise RuntimeError("a log-in needed more than one password check")
 
     def _seen(self, key: str) -> bool:
-        with self.sessions() as session:
+        with self.reads() as session:
             return session.get(ProcessedMessage, key[:400]) is not None
 
     def tick(self) -> list[Outgoing]:

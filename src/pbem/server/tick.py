@@ -28,8 +28,8 @@ from sqlalchemy import ColumnElement, Select, and_, delete, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..games import get_game
-from ..store import Board, BoardPlayer, ProcessedMessage, User, Vote
-from ..store.boards import NAG_EVERY, rebuild, reschedule, time_used
+from ..store import Board, BoardPlayer, ProcessedMessage, User, Vote, reading
+from ..store.boards import NAG_EVERY, finished_here, rebuild, reschedule, time_used
 from .accounts import main_address
 from .board_mail import players_of
 from .context import Context
@@ -55,6 +55,8 @@ def tick(sessions: Sessions, now: datetime) -> list[Outgoing]:
         messages += in_transaction(sessions, now, lambda ctx, b=board_id: check_due_board(ctx, b))
     for user_id in due_ids(sessions, select(User.id).where(digest_due(now)), User.id):
         messages += in_transaction(sessions, now, lambda ctx, u=user_id: send_digest(ctx, u))
+    with sessions.begin() as session:  # boards that ended and were not rated (a crash)
+        rate_finished_boards(session, now)
     archive(sessions, now)
     forget_old_message_ids(sessions, now)
     return messages
@@ -75,7 +77,7 @@ def digest_due(now: datetime) -> ColumnElement[bool]:
 def due_ids(sessions: Sessions, query: Select[tuple[int]], order: object) -> list[int]:
     """The ids due now, the longest due first (read without a lock: each is
     claimed and checked again in its own transaction)."""
-    with sessions() as session:
+    with reading(sessions)() as session:
         return list(session.scalars(query.order_by(order).limit(MOST_PER_RUN)))
 
 
@@ -87,7 +89,8 @@ def in_transaction(
     with sessions.begin() as session:
         reply = Reply()
         work(Context(session, "", "", now, reply))
-        rate_finished_boards(session, now)
+        if finished_here(session):
+            rate_finished_boards(session, now)
         messages = with_footers(session, reply.messages)
         queue_messages(session, messages, now, None)
     return messages

@@ -3,7 +3,7 @@
 SQLite at ./var/pbem.sqlite3 by default; PostgreSQL through PBEM_DATABASE_URL.
 """
 
-from .database import database_url, make_engine, session_factory, upgrade
+from .database import database_url, make_engine, reading, session_factory, upgrade
 from .models import (
     Address,
     ApiToken,
@@ -40,6 +40,7 @@ __all__ = [
     "Vote",
     "database_url",
     "make_engine",
+    "reading",
     "session_factory",
     "upgrade",
 ]

@@ -135,6 +135,18 @@ def due_time(board: Board, moves: Sequence[MoveRow] | None = None) -> datetime |
     return min(times) if times else None
 
 
+def finished_here(session: Session) -> bool:
+    """Whether a board ended in this session's transaction (so ratings are due)."""
+    return bool(session.info.get(_FINISHED))
+
+
+_FINISHED = "pbem_finished_boards"
+
+
+def _note_finished(session: Session, board: Board) -> None:
+    session.info.setdefault(_FINISHED, set()).add(board.id)
+
+
 def _committed(board: Board, **values: object) -> None:
     """Set what an UPDATE just wrote on the loaded board, without a reload."""
     for name, value in values.items():
@@ -197,6 +209,8 @@ def apply_move(
         session.expire(board)
         raise StaleBoard(board.id, expected)
     _committed(board, due_at=values["due_at"])
+    if over:
+        _note_finished(session, board)
     session.add(row)
     session.flush()
     session.expire(board, ["moves"])
@@ -234,6 +248,7 @@ def finish_board(
     if claimed.rowcount != 1:
         raise StaleBoard(board.id, board.version)
     _committed(board, **values)
+    _note_finished(session, board)
 
 
 def take_back(session: Session, board: Board, now: datetime) -> State:

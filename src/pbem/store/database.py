@@ -2,9 +2,11 @@
 
 `PBEM_DATABASE_URL` names the database (`postgresql+psycopg://user@host/db`);
 without it the server keeps everything in SQLite at ./var/pbem.sqlite3, in
-WAL mode. SQLite transactions start with BEGIN IMMEDIATE, so two commands on
-one board queue for the write lock instead of failing late; PostgreSQL runs
-at READ COMMITTED and the boards' version check settles races.
+WAL mode. SQLite transactions that write start with BEGIN IMMEDIATE, so two
+commands on one board queue for the write lock instead of failing late;
+sessions only for reading (`reading`) begin deferred, and in WAL mode they
+neither wait for nor hold up a writer. PostgreSQL runs at READ COMMITTED and
+the boards' version check settles races.
 """
 
 from __future__ import annotations
@@ -49,13 +51,25 @@ def make_engine(url: str | None = None) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        reading = connection.get_execution_options().get(READING)
+        connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
 
     return engine
 
 
+READING = "pbem_reading"  # the execution option of sessions that only read
+
+
 def session_factory(engine: Engine) -> sessionmaker[Session]:
+    """Sessions for changing things (`with sessions.begin() as session:`)."""
     return sessionmaker(engine, expire_on_commit=False)
+
+
+def reading(sessions: sessionmaker[Session]) -> sessionmaker[Session]:
+    """Sessions on the same database for reading only, which under SQLite
+    take no write lock."""
+    engine = sessions.kw["bind"]
+    return sessionmaker(engine.execution_options(**{READING: True}), expire_on_commit=False)
 
 
 def alembic_config(engine: Engine) -> Config:

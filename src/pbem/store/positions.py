@@ -7,14 +7,18 @@ States are immutable, so the latest are kept here by record, the least
 recently used dropped: a board looked at again costs nothing, and a record
 one move past a kept one costs one `play`, whichever process made that move.
 Any process may drop these at any time; the database's record is the truth.
+
+A state's drawings (text boards, SVG) are kept with it too: a position is
+drawn once however many mails and pages show it.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import weakref
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..games import get_game
@@ -81,3 +85,28 @@ class Positions:
 
 
 POSITIONS = Positions()
+
+_drawings: weakref.WeakKeyDictionary[State[Any], dict[object, str]] = weakref.WeakKeyDictionary()
+_drawings_lock = threading.Lock()
+
+
+def _drawn(state: State[Any], key: object, draw: Callable[[], str]) -> str:
+    with _drawings_lock:
+        found = _drawings.get(state, {}).get(key)
+    if found is None:
+        found = draw()
+        with _drawings_lock:
+            _drawings.setdefault(state, {})[key] = found
+    return found
+
+
+def text_board(state: State[Any], viewer: int | None = None) -> str:
+    """`state.text_board(viewer)`, drawn once per state (and viewer, in a
+    game whose boards differ by viewer)."""
+    seen_by = viewer if state.boards_differ_by_viewer else None
+    return _drawn(state, ("text", seen_by), lambda: state.text_board(viewer))
+
+
+def svg_board(state: State[Any]) -> str:
+    """`state.svg_board()`, drawn once per state."""
+    return _drawn(state, "svg", state.svg_board)
