@@ -9,13 +9,12 @@ import secrets
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy import select
-from starlette.concurrency import run_in_threadpool
 
 from ..server.accounts import check_password, find_user
 from ..server.errors import CommandError
 from ..store import ApiToken
 from .actions import act, flash, server_of
-from .session import check_csrf, current_userid, log_in, log_out
+from .session import PostedForm, check_csrf, current_userid, log_in, log_out
 from .templating import render
 
 router = APIRouter(include_in_schema=False)
@@ -31,8 +30,7 @@ def signup_page(request: Request) -> HTMLResponse:
 
 
 @router.post("/signup", response_class=HTMLResponse, dependencies=[Depends(check_csrf)])
-async def signup(request: Request) -> Response:
-    form = await request.form()
+def signup(request: Request, form: PostedForm) -> Response:
     userid = str(form.get("userid", "")).strip()
     password = str(form.get("password", ""))
     address = str(form.get("address", "")).strip()
@@ -63,7 +61,7 @@ async def signup(request: Request) -> Response:
 
 def canonical(request: Request, userid: str) -> str:
     """The userid as its owner spelled it at sign-up."""
-    with server_of(request).sessions() as session:
+    with server_of(request).reads() as session:
         user = find_user(session, userid)
         return user.userid if user else userid
 
@@ -74,13 +72,12 @@ def login_page(request: Request, next: str = "/") -> HTMLResponse:
 
 
 @router.post("/login", response_class=HTMLResponse, dependencies=[Depends(check_csrf)])
-async def login(request: Request) -> Response:
-    form = await request.form()
+def login(request: Request, form: PostedForm) -> Response:
     userid = str(form.get("userid", "")).strip()
     password = str(form.get("password", ""))
     target = safe_next(str(form.get("next", "/")))
     try:
-        name = await run_in_threadpool(server_of(request).check_login, userid, password)
+        name = server_of(request).check_login(userid, password)
     except CommandError as error:
         return render(
             request, "login.html", status_code=403, title="Log in", error=error.message, next=target
@@ -111,7 +108,7 @@ def account_user(request: Request) -> str:
 @router.get("/account", response_class=HTMLResponse)
 def account(request: Request) -> HTMLResponse:
     userid = account_user(request)
-    with server_of(request).sessions() as session:
+    with server_of(request).reads() as session:
         user = find_user(session, userid)
         if user is None:  # deleted meanwhile
             log_out(request)
@@ -131,10 +128,9 @@ def account(request: Request) -> HTMLResponse:
 
 
 @router.post("/account/{what}", dependencies=[Depends(check_csrf)])
-async def change(request: Request, what: str) -> RedirectResponse:
+def change(request: Request, what: str, form: PostedForm) -> RedirectResponse:
     """One form of the account page, as the command it stands for."""
     userid = account_user(request)
-    form = await request.form()
     value = {name: str(form.get(name, "")).strip() for name in form}
     if what == "password":
         line = f"change password {userid} {value.get('current', '-')} {value.get('new', '')}"

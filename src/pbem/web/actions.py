@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from fastapi import Request
 
 from ..server import Server
-from ..server.accounts import find_user, main_address
 from ..server.messages import Sent
 from .session import current_userid
 
@@ -34,21 +33,12 @@ def server_of(request: Request) -> Server:
     return server
 
 
-def address_of(server: Server, userid: str) -> str:
-    """The player's first address: replies to their web commands go there."""
-    with server.sessions() as session:
-        user = find_user(session, userid)
-        return main_address(user) if user is not None and user.addresses else ""
-
-
 def run_as(
     server: Server, userid: str | None, line: str, body: str = "", sender: str = ""
 ) -> Outcome:
     """Run a command line for a player the door vouches for, from their
     first address (so replies go where their mail goes), or, with no
     player, as `sender`; a refusal is returned, not mailed."""
-    if userid is not None:
-        sender = address_of(server, userid) or sender
     messages = server.handle(sender, line, body, as_user=userid, mail_errors=False)
     refusal = next((message for message in messages if message.error), None)
     if refusal is None:

@@ -25,13 +25,14 @@ a command was refused. The status says what kind of refusal it was:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 from starlette.routing import Match
 
@@ -44,8 +45,9 @@ from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandEr
 from ..server.messages import Outgoing, Sent
 from ..server.standings import standing_sections
 from ..server.view_commands import play_moves
-from ..store import ApiToken, Board, Vote
+from ..store import ApiToken, Board, User, Vote
 from ..store.boards import options_of, rebuild
+from ..store.positions import svg_board
 from . import found, reading
 from .account import token_hash
 from .actions import run_as, server_of
@@ -87,6 +89,8 @@ bearer = HTTPBearer(
     auto_error=False,
     description="An API token from your account page (/account): `Authorization: Bearer pbem_...`.",
 )
+# A token's last use is written at most this often (not a write per request).
+TOKEN_USE_NOTED_EVERY = timedelta(minutes=5)
 GET_TOKEN = (
     "make one on your account page (/account, 'API tokens') and send it as "
     "'Authorization: Bearer TOKEN'."
@@ -108,14 +112,22 @@ def token_user(
             raise unauthorized(f"The Authorization header is not 'Bearer TOKEN': {GET_TOKEN}")
         return None
     server = server_of(request)
-    with server.sessions.begin() as session:
-        token = session.scalar(
-            select(ApiToken).where(ApiToken.token_hash == token_hash(credentials.credentials))
-        )
-        if token is None:
-            raise unauthorized(f"That API token is not known (revoked, or mistyped): {GET_TOKEN}")
-        token.last_used_at = server.clock()
-        return token.user.userid
+    with server.reads() as session:
+        found = session.execute(
+            select(ApiToken.id, ApiToken.last_used_at, User.userid)
+            .join(User, User.id == ApiToken.user_id)
+            .where(ApiToken.token_hash == token_hash(credentials.credentials))
+        ).first()
+    if found is None:
+        raise unauthorized(f"That API token is not known (revoked, or mistyped): {GET_TOKEN}")
+    token_id, last_used, userid = found
+    now = server.clock()
+    if last_used is None or now - last_used >= TOKEN_USE_NOTED_EVERY:
+        with server.sessions.begin() as session:
+            session.execute(
+                update(ApiToken).where(ApiToken.id == token_id).values(last_used_at=now)
+            )
+    return str(userid)
 
 
 def required_user(userid: Annotated[str | None, Depends(token_user)]) -> str:
@@ -273,7 +285,7 @@ def board_detail(session: Session, board: Board, at: int | None = None) -> Board
 
 
 def load_detail(server: Server, game: Game, board_id: int) -> BoardDetail:
-    with server.sessions() as session:
+    with server.reads() as session:
         return board_detail(session, board_or_404(session, game, board_id))
 
 
@@ -293,13 +305,6 @@ def run(server: Server, userid: str, line: str, body: str = "") -> Sent:
     return outcome.messages
 
 
-def existing_board(server: Server, game: Game, board_id: int) -> None:
-    """404 before running a command on a board that does not exist (no
-    command, so no error mail, for a wrong URL)."""
-    with server.sessions() as session:
-        board_or_404(session, game, board_id)
-
-
 # -------------------------------------------------------------- the routes
 
 
@@ -313,7 +318,7 @@ def list_games() -> list[GameInfo]:
 @router.get("/me", summary="Who the token is for", response_model=Me, responses=ERRORS)
 def me(request: Request, userid: TokenUser) -> Me:
     """The account of the API token: a way to check a token works."""
-    with server_of(request).sessions() as session:
+    with server_of(request).reads() as session:
         user = find_user(session, userid)
         if user is None:
             raise unauthorized(f"That token's account no longer exists: {GET_TOKEN}")
@@ -357,7 +362,7 @@ def command(request: Request, userid: TokenUser, sent: CommandRequest) -> Comman
 def player(request: Request, userid: str) -> PlayerInfo:
     """A player's ratings in each game and their boards: active, awaiting
     their move, and finished (the newest 200)."""
-    with server_of(request).sessions() as session:
+    with server_of(request).reads() as session:
         user = find_user(session, userid)
         if user is None:
             raise HTTPException(404, f"There is no user '{userid[:40]}'.")
@@ -398,7 +403,7 @@ def standings(request: Request, game: GamePath) -> Standings:
     inactive (as the `standings` command mails them)."""
     found = game_or_404(game)
     server = server_of(request)
-    with server.sessions() as session:
+    with server.reads() as session:
         sections = standing_sections(session, found.name, server.clock())
     return Standings(
         game=found.name,
@@ -443,7 +448,7 @@ def boards(
     found = game_or_404(game)
     if show in ("mine", "awaiting") and userid is None:
         raise unauthorized(f"show={show} is about you, so it needs an API token: {GET_TOKEN}")
-    with server_of(request).sessions() as session:
+    with server_of(request).reads() as session:
         lines = reading.boards(session, found.name, show, userid, limit=limit)
     return BoardList(show=show, boards=[summary(line) for line in lines])
 
@@ -473,7 +478,7 @@ def challenge(
     server = server_of(request)
     messages = run(server, userid, " ".join(words))
     assert messages.board is not None  # a challenge that ran made its board
-    with server.sessions() as session:
+    with server.reads() as session:
         board = session.get_one(Board, messages.board)
         return ActionResult(board=board_detail(session, board), messages=mails(messages))
 
@@ -494,7 +499,7 @@ def board(
     move list with comments, open proposals, and the position as JSON (now,
     or after move `at`)."""
     found = game_or_404(game)
-    with server_of(request).sessions() as session:
+    with server_of(request).reads() as session:
         return board_detail(session, board_or_404(session, found, board_id), at)
 
 
@@ -512,9 +517,9 @@ def board_svg(
 ) -> Response:
     """The board as an SVG image (now, or after move `at`)."""
     found = game_or_404(game)
-    with server_of(request).sessions() as session:
+    with server_of(request).reads() as session:
         _, state = shown_state(board_or_404(session, found, board_id), at)
-        svg = state.svg_board()
+        svg = svg_board(state)
     return Response(svg, media_type="image/svg+xml")
 
 
@@ -533,7 +538,6 @@ def play(
     Every player gets the board mail; queued answers are played after it."""
     found = game_or_404(game)
     server = server_of(request)
-    existing_board(server, found, board_id)
     guard = "" if sent.number is None else f"#{sent.number}"
     line = f"{found.name} move {board_id} {userid} - {sent.move}{guard}"
     messages = run(server, userid, line, sent.comment)
@@ -554,7 +558,7 @@ def preview(
     ask. An illegal move is 409, an unreadable one 422, each with the
     reason."""
     found = game_or_404(game)
-    with server_of(request).sessions() as session:
+    with server_of(request).reads() as session:
         board = board_or_404(session, found, board_id)
         shown, state = shown_state(board, sent.at)
         names = players_of(board)
@@ -603,7 +607,6 @@ def act(
     found = game_or_404(game)
     sent = sent or ActionRequest()
     server = server_of(request)
-    existing_board(server, found, board_id)
     verb = "propose" if action is Action.draw else action.value
     guard = "" if sent.number is None else f"#{sent.number}"
     head = f"{found.name} {verb} {board_id} {userid} -"

@@ -17,10 +17,11 @@ from ..server.messages import Outgoing
 from ..server.view_commands import play_moves
 from ..store import Board
 from ..store.boards import rebuild
+from ..store.positions import svg_board
 from . import move_entry, reading
 from .actions import act, flash, play, server_of
 from .found import game_or_404, load_board
-from .session import check_csrf, current_userid
+from .session import PostedForm, check_csrf, current_userid
 from .templating import render, svg_markup
 
 router = APIRouter(include_in_schema=False)
@@ -58,7 +59,7 @@ def my_seat(board: Board, userid: str | None) -> int | None:
 def board_view(request: Request, game_name: str, board_id: int, at: int | None = None) -> Response:
     server = server_of(request)
     userid = current_userid(request)
-    with server.sessions() as session:
+    with server.reads() as session:
         board = load_board(session, game_name, board_id)
         game = game_or_404(game_name)
         latest = board.version
@@ -90,7 +91,7 @@ def board_view(request: Request, game_name: str, board_id: int, at: int | None =
         game=game,
         board_id=board_id,
         line=line,
-        svg=svg_markup(state.svg_board()),
+        svg=svg_markup(svg_board(state)),
         status=state.status_line(),
         shown=shown,
         latest=latest,
@@ -122,7 +123,7 @@ def poll(
     """For an open page: 204 while the board is as the page shows it, else
     tell htmx to reload the page (the opponent moved, or the game ended)."""
     server = server_of(request)
-    with server.sessions() as session:
+    with server.reads() as session:
         board = load_board(session, game_name, board_id)
         changed = board.version != version or active != (board.status == "active")
     if changed:
@@ -135,13 +136,12 @@ def poll(
     response_class=HTMLResponse,
     dependencies=[Depends(check_csrf)],
 )
-async def preview(request: Request, game_name: str, board_id: int) -> HTMLResponse:
+def preview(request: Request, game_name: str, board_id: int, form: PostedForm) -> HTMLResponse:
     """The board after the move, played on a copy (the server's `preview`):
     nothing is stored or mailed."""
-    form = await request.form()
     text = str(form.get("move", "")).strip()
     server = server_of(request)
-    with server.sessions() as session:
+    with server.reads() as session:
         board = load_board(session, game_name, board_id)
         state = rebuild(board)
     error, after = None, None
@@ -170,10 +170,9 @@ async def preview(request: Request, game_name: str, board_id: int) -> HTMLRespon
 
 
 @router.post("/{game_name}/{board_id}/move", dependencies=[Depends(check_csrf)])
-async def move(request: Request, game_name: str, board_id: int) -> RedirectResponse:
+def move(request: Request, game_name: str, board_id: int, form: PostedForm) -> RedirectResponse:
     """Play the move (with the `#N` guard: the page's move number)."""
     game = game_or_404(game_name)
-    form = await request.form()
     text = "".join(str(form.get("move", "")).split())
     number = str(form.get("number", "")).strip()
     userid = require_login(request)
@@ -185,10 +184,9 @@ async def move(request: Request, game_name: str, board_id: int) -> RedirectRespo
 
 
 @router.post("/{game_name}/{board_id}/special", dependencies=[Depends(check_csrf)])
-async def special(request: Request, game_name: str, board_id: int) -> RedirectResponse:
+def special(request: Request, game_name: str, board_id: int, form: PostedForm) -> RedirectResponse:
     """Resign, propose a draw, undo, accept or reject; a queued move; chat."""
     game = game_or_404(game_name)
-    form = await request.form()
     userid = require_login(request)
     what = str(form.get("what", ""))
     comment = str(form.get("comment", ""))

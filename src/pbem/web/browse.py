@@ -13,7 +13,7 @@ from ..store import RatingEvent, User
 from . import reading
 from .actions import act, flash, server_of
 from .found import game_or_404
-from .session import check_csrf, current_userid
+from .session import PostedForm, check_csrf, current_userid
 from .templating import render, rules_html, svg_markup
 
 router = APIRouter(include_in_schema=False)
@@ -23,7 +23,7 @@ router = APIRouter(include_in_schema=False)
 def home(request: Request) -> HTMLResponse:
     server = server_of(request)
     userid = current_userid(request)
-    with server.sessions() as session:
+    with server.reads() as session:
         recent = reading.boards(session, None, "active", userid, limit=12)
         waiting = reading.boards(session, None, "awaiting", userid, limit=20) if userid else []
     pictures = {name: svg_markup(reading.sample_svg(name)) for name in GAMES}
@@ -35,7 +35,7 @@ def home(request: Request) -> HTMLResponse:
 @router.get("/players/{userid}", response_class=HTMLResponse)
 def player(request: Request, userid: str) -> HTMLResponse:
     server = server_of(request)
-    with server.sessions() as session:
+    with server.reads() as session:
         user = find_user(session, userid)
         if user is None:
             raise HTTPException(404, f"No player is called {userid[:30]!r}.")
@@ -65,7 +65,7 @@ def player(request: Request, userid: str) -> HTMLResponse:
 def standings(request: Request, game_name: str) -> HTMLResponse:
     game = game_or_404(game_name)
     server = server_of(request)
-    with server.sessions() as session:
+    with server.reads() as session:
         sections = standing_sections(session, game.name, server.clock())
     return render(
         request, "standings.html", title=f"{game.title} standings", game=game, sections=sections
@@ -78,7 +78,7 @@ def game_page(request: Request, game_name: str, show: str = "active") -> HTMLRes
     if show not in reading.FILTERS:
         show = "active"
     server = server_of(request)
-    with server.sessions() as session:
+    with server.reads() as session:
         lines = reading.boards(session, game.name, show, current_userid(request))
     return render(
         request,
@@ -93,10 +93,9 @@ def game_page(request: Request, game_name: str, show: str = "active") -> HTMLRes
 
 
 @router.post("/{game_name}/challenge", dependencies=[Depends(check_csrf)])
-async def challenge(request: Request, game_name: str) -> RedirectResponse:
+def challenge(request: Request, game_name: str, form: PostedForm) -> RedirectResponse:
     """The challenge form: two players (you among them, or not), options, timing."""
     game = game_or_404(game_name)
-    form = await request.form()
     words = [game.name, "challenge", str(form.get("first", "")), str(form.get("second", ""))]
     words += str(form.get("options", "")).split()
     for name in ("nagtime", "forfeittime", "totaltime"):

@@ -41,7 +41,7 @@ from ..games.vasco.state import VascoMove, VascoState
 from ..store.boards import rebuild
 from .actions import flash, play, server_of
 from .found import game_or_404, load_board
-from .session import check_csrf, current_userid
+from .session import PostedForm, check_csrf, current_userid
 
 router = APIRouter(include_in_schema=False)
 
@@ -147,7 +147,7 @@ def _trugo_buttons(state: TrugoState) -> list[MoveButton]:
 
 def current_state(request: Request, game_name: str, board_id: int) -> State:
     """The board's state now."""
-    with server_of(request).sessions() as session:
+    with server_of(request).reads() as session:
         return rebuild(load_board(session, game_name, board_id))
 
 
@@ -237,19 +237,20 @@ def parse_junction(text: str) -> int:
 
 
 @router.post("/{game_name}/{board_id}/komi", dependencies=[Depends(check_csrf)])
-async def offer_komi(request: Request, game_name: str, board_id: int) -> RedirectResponse:
+def offer_komi(
+    request: Request, game_name: str, board_id: int, form: PostedForm
+) -> RedirectResponse:
     """The komi step's form without JavaScript: the number field becomes
     the move `komiN`, played as the move form plays a move (with the `#N`
     guard). With JavaScript the page writes `komiN` in the move box instead."""
     game = game_or_404(game_name)
     if game.name not in KOMI_GAMES:
         raise HTTPException(404, f"{game.title} has no komi step.")
-    with server_of(request).sessions() as session:
+    with server_of(request).reads() as session:
         load_board(session, game.name, board_id)
     userid = current_userid(request)
     if userid is None:
         raise HTTPException(403, "Log in first: only a board's players may act on it.")
-    form = await request.form()
     back = RedirectResponse(f"/{game.name}/{board_id}", status_code=303)
     komi = str(form.get("komi", "")).strip()
     if not re.fullmatch(r"[+-]?\d{1,9}", komi):

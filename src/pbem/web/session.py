@@ -9,8 +9,10 @@ from __future__ import annotations
 import hmac
 import secrets
 from pathlib import Path
+from typing import Annotated
 
-from fastapi import HTTPException, Request
+from fastapi import Depends, HTTPException, Request
+from starlette.datastructures import FormData
 
 from ..settings import Settings
 
@@ -51,6 +53,16 @@ def csrf_token(request: Request) -> str:
         token = secrets.token_urlsafe(24)
         request.session["csrf"] = token
     return token
+
+
+async def read_form(request: Request) -> FormData:
+    """The posted form, read on the event loop; the handlers that take it
+    are plain functions, run in the thread pool (they use the database,
+    argon2 and drawings, which must never block the loop)."""
+    return await request.form()
+
+
+PostedForm = Annotated[FormData, Depends(read_form)]
 
 
 async def check_csrf(request: Request) -> None:

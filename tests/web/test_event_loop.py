@@ -1,0 +1,64 @@
+"""The web door never does blocking work on its event loop: while forms that
+run slow work (argon2, the database, drawings) are in flight, other pages
+are served at once. The slow work is stood in for by a command that sleeps,
+on a real uvicorn server."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+import httpx2 as httpx
+import pytest
+
+from pbem.server import Server
+from tests.web.browser import LiveSite
+
+SLOW = 1.5  # seconds each slow command takes
+
+
+def form_token(client: httpx.Client, path: str) -> str:
+    page = client.get(path).text
+    match = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert match, f"no CSRF token on {path}"
+    return match.group(1)
+
+
+@pytest.mark.parametrize("form", ["signup", "login"])
+def test_pages_are_served_while_slow_forms_run(
+    live: LiveSite, monkeypatch: pytest.MonkeyPatch, form: str
+) -> None:
+    live.server.handle("ann@example.org", "signup ann annpass1")
+    real_handle, real_login = Server.handle, Server.check_login
+
+    def slow_handle(self: Server, *args: object, **kwargs: object) -> object:
+        time.sleep(SLOW)
+        return real_handle(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    def slow_login(self: Server, userid: str, password: str) -> str:
+        time.sleep(SLOW)
+        return real_login(self, userid, password)
+
+    monkeypatch.setattr(Server, "handle", slow_handle)
+    monkeypatch.setattr(Server, "check_login", slow_login)
+
+    def post(number: int) -> None:
+        with httpx.Client(base_url=live.url, timeout=30) as client:
+            token = form_token(client, f"/{form}")
+            fields = {"csrf": token, "password": "secret12", "userid": f"new{number}"}
+            if form == "signup":
+                fields["address"] = f"new{number}@example.org"
+            client.post(f"/{form}", data=fields)
+
+    posts = [threading.Thread(target=post, args=(n,)) for n in range(2)]
+    for thread in posts:
+        thread.start()
+    time.sleep(0.3)  # both forms are now in their slow work
+    with httpx.Client(base_url=live.url, timeout=30) as client:
+        for path in ("/static/pbem.css", "/vasco", "/"):
+            start = time.monotonic()
+            assert client.get(path).status_code == 200
+            assert time.monotonic() - start < SLOW / 3, path
+    for thread in posts:
+        thread.join(30)
