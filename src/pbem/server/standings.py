@@ -5,12 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy.orm import Session
 
 from ..games.base import Game
 from ..store import Board, BoardPlayer, Rating, RatingEvent, User
-from ..store.boards import boards_of
 from .accounts import main_address, user_named
 from .context import Context, login, usage
 from .errors import CommandError
@@ -20,7 +19,7 @@ INACTIVE_AFTER = timedelta(days=180)
 
 
 def active_boards(ctx: Context, user_id: int, game: str) -> int:
-    return len(boards_of(ctx.session, user_id, game=game, active=True))
+    return active_counts(ctx.session, game, [user_id]).get(user_id, 0)
 
 
 @dataclass(frozen=True)
@@ -38,41 +37,82 @@ class Standing:
     seeking: int
 
 
-def active_counts(session: Session, game: str) -> dict[int, int]:
-    """How many active boards of the game each player has, in one query."""
+SECTION_SIZE = 100  # players a section lists at once (the page links to the next ones)
+SECTIONS = ("Established", "Provisional", "Inactive")
+
+
+def active_counts(session: Session, game: str, user_ids: list[int]) -> dict[int, int]:
+    """How many active boards of the game each of these players has (one query)."""
     query = (
         select(BoardPlayer.user_id, func.count())
         .join(Board, Board.id == BoardPlayer.board_id)
-        .where(Board.game == game, Board.status == "active")
+        .where(Board.game == game, Board.status == "active", BoardPlayer.user_id.in_(user_ids))
         .group_by(BoardPlayer.user_id)
     )
     return dict(session.execute(query).all())  # rows of (user_id, count)
 
 
-def standing_sections(session: Session, game: str, now: datetime) -> dict[str, list[Standing]]:
+def section_filter(game: str, section: str, now: datetime) -> ColumnElement[bool]:
+    """Who is in a section: players who played or seek games; inactive, those
+    with games, no active board and none played for INACTIVE_AFTER; the rest
+    established from ESTABLISHED games on, provisional before."""
+    playing = (
+        select(BoardPlayer.user_id)
+        .join(Board, Board.id == BoardPlayer.board_id)
+        .where(BoardPlayer.user_id == Rating.user_id, Board.game == game, Board.status == "active")
+        .exists()
+    )
+    stale = or_(Rating.last_played.is_(None), Rating.last_played < now - INACTIVE_AFTER)
+    inactive = and_(Rating.games > 0, ~playing, stale)
+    if section == "Inactive":
+        return inactive
+    listed = or_(Rating.games > 0, Rating.seeking > 0, Rating.limit.is_not(None))
+    games = Rating.games >= ESTABLISHED if section == "Established" else Rating.games < ESTABLISHED
+    return and_(listed, ~inactive, games)
+
+
+def standing_sections(
+    session: Session,
+    game: str,
+    now: datetime,
+    *,
+    start: dict[str, int] | None = None,
+    size: int = SECTION_SIZE,
+) -> dict[str, list[Standing]]:
     """Established, provisional and inactive players, best first (players
-    who never played and seek nothing are left out)."""
-    rows = session.scalars(
-        select(Rating)
-        .where(Rating.game == game)
-        .order_by(Rating.rating.desc())
-        .options(selectinload(Rating.user))
-    ).all()
-    counts_of = active_counts(session, game)
-    sections: dict[str, list[Standing]] = {"Established": [], "Provisional": [], "Inactive": []}
-    for row in rows:
-        active = counts_of.get(row.user_id, 0)
-        if row.games == 0 and not row.seeking and row.limit is None:
-            continue
-        recent = row.last_played is not None and now - row.last_played <= INACTIVE_AFTER
-        if not active and not recent and row.games:
-            section = "Inactive"
-        else:
-            section = "Established" if row.games >= ESTABLISHED else "Provisional"
-        counts = (row.games, row.wins, row.losses, row.draws)
-        standing = Standing(row.user.userid, row.rating, *counts, active, row.limit, row.seeking)
-        sections[section].append(standing)
-    return sections
+    who never played and seek nothing are left out): `size` of each, from
+    the `start`-th (0 first) of a section; a list one longer than `size`
+    means more follow. Cost does not grow with the number of players."""
+    found: dict[str, list[tuple[Rating, str]]] = {}
+    for section in SECTIONS:
+        query = (
+            select(Rating, User.userid)
+            .join(User, User.id == Rating.user_id)
+            .where(Rating.game == game, section_filter(game, section, now))
+            .order_by(Rating.rating.desc(), Rating.id)
+            .offset((start or {}).get(section, 0))
+            .limit(size + 1)
+        )
+        found[section] = [(row, name) for row, name in session.execute(query)]
+    ids = [row.user_id for rows in found.values() for row, _ in rows]
+    counts_of = active_counts(session, game, ids) if ids else {}
+    return {
+        section: [
+            Standing(
+                name,
+                row.rating,
+                row.games,
+                row.wins,
+                row.losses,
+                row.draws,
+                counts_of.get(row.user_id, 0),
+                row.limit,
+                row.seeking,
+            )
+            for row, name in rows
+        ]
+        for section, rows in found.items()
+    }
 
 
 def standings(ctx: Context, game: Game, words: list[str]) -> None:
@@ -84,12 +124,14 @@ def standings(ctx: Context, game: Game, words: list[str]) -> None:
         if not entries:
             continue
         lines += ["", f"{title}:", header]
-        for rank, s in enumerate(entries, start=1):
+        for rank, s in enumerate(entries[:SECTION_SIZE], start=1):
             limit = "-" if s.limit is None else str(s.limit)
             lines.append(
                 f"{rank:>3}. {s.userid:<16} {s.rating:>6.0f} {s.games:>5}  "
                 f"{s.wins:>3}-{s.losses}-{s.draws:<6} {s.active:>3}/{limit:<5} {s.seeking:>3}"
             )
+        if len(entries) > SECTION_SIZE:
+            lines.append(f"  ... and more: the standings page on the web lists every {title}")
     if len(lines) == 1:
         lines.append("No rated games yet.")
     ctx.reply.send(ctx.sender, f"{game.title} standings", "\n".join(lines) + "\n")
@@ -99,14 +141,14 @@ def history(ctx: Context, game: Game, words: list[str]) -> None:
     """One line per finished board of the player: result and rating change."""
     usage(f"{game.name} history USERID", words, 1)
     user = user_named(ctx.session, words[0])
-    events = ctx.session.scalars(
-        select(RatingEvent)
+    events = ctx.session.execute(
+        select(RatingEvent, User.userid)
+        .join(User, User.id == RatingEvent.opponent_id)
         .where(RatingEvent.user_id == user.id, RatingEvent.game == game.name)
         .order_by(RatingEvent.id)
     ).all()
     lines = [f"{game.title} history of {user.userid}:"]
-    for event in events:
-        opponent = ctx.session.get_one(User, event.opponent_id).userid
+    for event, opponent in events:
         result = {1.0: "won against", 0.5: "drew with", 0.0: "lost to"}[event.outcome]
         lines.append(
             f"  board {event.board_id:>5} {event.created_at:%Y-%m-%d}: {result} {opponent}, "

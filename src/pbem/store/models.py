@@ -227,7 +227,10 @@ class Rating(Base):
     per-game values whose average the rating is."""
 
     __tablename__ = "ratings"
-    __table_args__ = (UniqueConstraint("user_id", "game"), Index("ix_ratings_game", "game"))
+    __table_args__ = (
+        UniqueConstraint("user_id", "game"),
+        Index("ix_ratings_game_rating", "game", "rating"),  # standings, best first
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))

@@ -43,7 +43,7 @@ from ..server.accounts import find_user
 from ..server.board_mail import players_of
 from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandError
 from ..server.messages import Outgoing, Sent
-from ..server.standings import standing_sections
+from ..server.standings import SECTION_SIZE, standing_sections
 from ..server.view_commands import play_moves
 from ..store import ApiToken, Board, User, Vote
 from ..store.boards import options_of, rebuild
@@ -363,7 +363,7 @@ def player(request: Request, userid: str) -> PlayerInfo:
     """A player's ratings in each game and their boards: active, awaiting
     their move, and finished (the newest 200)."""
     with server_of(request).reads() as session:
-        user = find_user(session, userid)
+        user = reading.player_named(session, userid)
         if user is None:
             raise HTTPException(404, f"There is no user '{userid[:40]}'.")
         ratings = [
@@ -398,18 +398,33 @@ def player(request: Request, userid: str) -> PlayerInfo:
     response_model=Standings,
     responses=READ_ERRORS,
 )
-def standings(request: Request, game: GamePath) -> Standings:
+def standings(
+    request: Request,
+    game: GamePath,
+    section: Annotated[
+        Literal["Established", "Provisional", "Inactive"] | None,
+        Query(description="Only this section, from `start`."),
+    ] = None,
+    start: Annotated[int, Query(ge=0, description="Skip this many of the section.")] = 0,
+) -> Standings:
     """The players of the game best first: established, provisional and
-    inactive (as the `standings` command mails them)."""
+    inactive (as the `standings` command mails them), 100 of each at a time;
+    `more` says when a section goes on (ask with `section` and `start`)."""
     found = game_or_404(game)
     server = server_of(request)
     with server.reads() as session:
-        sections = standing_sections(session, found.name, server.clock())
+        sections = standing_sections(
+            session, found.name, server.clock(), start={section: start} if section else None
+        )
+    if section:
+        sections = {section: sections[section]}
+    first = start if section else 0
     return Standings(
         game=found.name,
         sections=[
             StandingSection(
                 name=name,
+                more=len(entries) > SECTION_SIZE,
                 players=[
                     StandingInfo(
                         rank=rank,
@@ -423,7 +438,7 @@ def standings(request: Request, game: GamePath) -> Standings:
                         limit=s.limit,
                         seeking=s.seeking,
                     )
-                    for rank, s in enumerate(entries, start=1)
+                    for rank, s in enumerate(entries[:SECTION_SIZE], start=first + 1)
                 ],
             )
             for name, entries in sections.items()

@@ -142,6 +142,9 @@ class StandingInfo(BaseModel):
 class StandingSection(BaseModel):
     name: str = Field(description="Established, Provisional or Inactive.")
     players: list[StandingInfo]
+    more: bool = Field(
+        description="More players follow: ask again with section=NAME and start=the next rank - 1."
+    )
 
 
 class Standings(BaseModel):

@@ -66,10 +66,10 @@ def board_view(request: Request, game_name: str, board_id: int, at: int | None =
         shown = latest if at is None else max(0, min(at, latest))
         state = rebuild(board, shown)
         seat = my_seat(board, userid)
+        rows = reading.game_ratings(session, board.game, [p.user_id for p in board.players])
         ratings = {}
         for player in board.players:
-            rows = reading.ratings_of(session, player.user)
-            row = rows.get(board.game)
+            row = rows.get(player.user_id)
             ratings[player.seat] = "-" if row is None else f"{row.rating:.0f} ({row.games} games)"
         seats = [
             Seat(player.user.userid, state.side_text(player.seat), ratings[player.seat])

@@ -7,9 +7,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from ..games import GAMES
-from ..server.accounts import find_user
-from ..server.standings import standing_sections
-from ..store import RatingEvent, User
+from ..server.standings import SECTION_SIZE, SECTIONS, standing_sections
 from . import reading
 from .actions import act, flash, server_of
 from .found import game_or_404
@@ -36,17 +34,13 @@ def home(request: Request) -> HTMLResponse:
 def player(request: Request, userid: str) -> HTMLResponse:
     server = server_of(request)
     with server.reads() as session:
-        user = find_user(session, userid)
+        user = reading.player_named(session, userid)
         if user is None:
             raise HTTPException(404, f"No player is called {userid[:30]!r}.")
         ratings = reading.ratings_of(session, user)
         active = reading.boards(session, None, "mine", user.userid)
         waiting = reading.boards(session, None, "awaiting", user.userid)
-        history = session.query(RatingEvent).filter(RatingEvent.user_id == user.id)
-        events = [
-            (event, session.get_one(User, event.opponent_id).userid)
-            for event in history.order_by(RatingEvent.id.desc()).limit(50)
-        ]
+        events = reading.rating_history(session, user)
         name = user.userid
     return render(
         request,
@@ -62,13 +56,30 @@ def player(request: Request, userid: str) -> HTMLResponse:
 
 
 @router.get("/{game_name}/standings", response_class=HTMLResponse)
-def standings(request: Request, game_name: str) -> HTMLResponse:
+def standings(
+    request: Request, game_name: str, section: str | None = None, start: int = 0
+) -> HTMLResponse:
+    """The best 100 of each section; `section` and `start` page through one."""
     game = game_or_404(game_name)
+    if section not in SECTIONS:
+        section, start = None, 0
+    start = max(0, start)
     server = server_of(request)
     with server.reads() as session:
-        sections = standing_sections(session, game.name, server.clock())
+        sections = standing_sections(
+            session, game.name, server.clock(), start={section: start} if section else None
+        )
+    if section:
+        sections = {section: sections[section]}
     return render(
-        request, "standings.html", title=f"{game.title} standings", game=game, sections=sections
+        request,
+        "standings.html",
+        title=f"{game.title} standings",
+        game=game,
+        sections=sections,
+        start=start if section else 0,
+        size=SECTION_SIZE,
+        paging=section is not None,
     )
 
 

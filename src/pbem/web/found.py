@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 from ..games import GAMES, get_game
 from ..games.base import Game
 from ..store import Board
+from .reading import LISTED
 
 
 def game_or_404(name: str) -> Game:
@@ -21,7 +22,7 @@ def game_or_404(name: str) -> Game:
 def board_or_404(session: Session, game: Game, board_id: int, listing: str) -> Board:
     """The board of that game with that number; `listing` names where the
     game's boards are listed (a page, or an API call)."""
-    board = session.get(Board, board_id)
+    board = session.get(Board, board_id, options=[LISTED])
     if board is None or board.game != game.name:
         raise HTTPException(
             404, f"There is no {game.title} board {board_id}. {listing} lists them."

@@ -8,15 +8,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import and_, select
+from sqlalchemy.orm import Session, lazyload, selectinload
 
 from ..games import GAMES, get_game
 from ..games.base import State
-from ..server.accounts import find_user
 from ..server.board_mail import players_of
-from ..store import Board, BoardPlayer, Rating, Subscription, User, Vote
-from ..store.boards import awaits, options_of
+from ..store import Board, BoardPlayer, Rating, RatingEvent, Subscription, User, Vote
+from ..store.boards import options_of
 
 FILTERS = ("active", "finished", "mine", "awaiting")
 
@@ -54,33 +53,69 @@ def board_line(board: Board) -> BoardLine:
     )
 
 
+# Lists show the players' names: their users come with them, not their addresses.
+LISTED = selectinload(Board.players).joinedload(BoardPlayer.user).lazyload(User.addresses)
+
+
+def player_named(session: Session, userid: str) -> User | None:
+    """A user to show on a page (without their addresses)."""
+    return session.scalar(
+        select(User).options(lazyload(User.addresses)).where(User.userid_key == userid.lower())
+    )
+
+
 def boards(
     session: Session, game: str | None, which: str, userid: str | None, limit: int = 200
 ) -> list[BoardLine]:
-    """Boards newest first: active, finished, mine or awaiting (my move)."""
-    query = select(Board).order_by(Board.updated_at.desc(), Board.id.desc())
+    """Boards newest first: active, finished, mine or awaiting (my move),
+    in a fixed number of statements however many there are."""
+    query = select(Board).options(LISTED).order_by(Board.updated_at.desc(), Board.id.desc())
     if game is not None:
         query = query.where(Board.game == game)
-    user = find_user(session, userid) if userid else None
     if which == "active":
         query = query.where(Board.status == "active")
     elif which == "finished":
         query = query.where(Board.status != "active")
     elif which in ("mine", "awaiting"):
-        if user is None:
+        user_id = (
+            session.scalar(select(User.id).where(User.userid_key == userid.lower()))
+            if userid
+            else None
+        )
+        if user_id is None:
             return []
-        query = query.where(Board.players.any(BoardPlayer.user_id == user.id))
-        if which == "awaiting":
-            query = query.where(Board.status == "active")
-    found = list(session.scalars(query.limit(limit * 4 if which == "awaiting" else limit)))
-    if which == "awaiting" and user is not None:
-        found = [board for board in found if awaits(board, user.id)][:limit]
-    return [board_line(board) for board in found]
+        if which == "mine":
+            query = query.where(Board.players.any(BoardPlayer.user_id == user_id))
+        else:  # the seat to move is theirs
+            query = query.join(
+                BoardPlayer,
+                and_(BoardPlayer.board_id == Board.id, BoardPlayer.seat == Board.to_move),
+            ).where(BoardPlayer.user_id == user_id, Board.status == "active")
+    return [board_line(board) for board in session.scalars(query.limit(limit))]
 
 
 def ratings_of(session: Session, user: User) -> dict[str, Rating]:
+    """A player's rating in each game."""
     rows = session.scalars(select(Rating).where(Rating.user_id == user.id)).all()
     return {row.game: row for row in rows}
+
+
+def game_ratings(session: Session, game: str, user_ids: list[int]) -> dict[int, Rating]:
+    """These players' ratings in one game, by user id (one query)."""
+    rows = session.scalars(select(Rating).where(Rating.game == game, Rating.user_id.in_(user_ids)))
+    return {row.user_id: row for row in rows}
+
+
+def rating_history(session: Session, user: User, limit: int = 50) -> list[tuple[RatingEvent, str]]:
+    """A player's latest rated games, newest first, with the opponent's name."""
+    rows = session.execute(
+        select(RatingEvent, User.userid)
+        .join(User, User.id == RatingEvent.opponent_id)
+        .where(RatingEvent.user_id == user.id)
+        .order_by(RatingEvent.id.desc())
+        .limit(limit)
+    )
+    return [(event, name) for event, name in rows]
 
 
 def proposals_of(session: Session, board: Board) -> list[str]:

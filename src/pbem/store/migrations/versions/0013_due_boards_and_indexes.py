@@ -30,7 +30,7 @@ INDEXES = {
     "outbox": [("ix_outbox_sent_at", ["sent_at"])],
     "processed_messages": [("ix_processed_messages_processed_at", ["processed_at"])],
     "queued_moves": [("ix_queued_moves_board_id", ["board_id"])],
-    "ratings": [("ix_ratings_game", ["game"])],
+    "ratings": [("ix_ratings_game_rating", ["game", "rating"])],
     "rating_events": [
         ("ix_rating_events_board_id", ["board_id"]),
         ("ix_rating_events_user_id", ["user_id"]),

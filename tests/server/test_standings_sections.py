@@ -1,0 +1,135 @@
+"""The standings' sections, chosen in SQL a page at a time, against the rule
+read off docs/ratings.md applied to every player in Python, on random players."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine, select
+
+from pbem.server import Server
+from pbem.server.ratings import ESTABLISHED
+from pbem.server.standings import INACTIVE_AFTER, SECTION_SIZE, SECTIONS, standing_sections
+from pbem.settings import Settings
+from pbem.store import Rating, User, session_factory
+from pbem.store.boards import boards_of, create_board, finish_board
+from pbem.web import create_app
+
+NOW = datetime(2026, 11, 21, 9, 0)
+
+
+def fill(engine: Engine, players: int, seed: int) -> None:
+    """Players with random records, some with active boards of the game."""
+    rng = random.Random(seed)
+    sessions = session_factory(engine)
+    with sessions.begin() as session:
+        users = []
+        for number in range(players):
+            user = User(
+                userid=f"p{number}",
+                userid_key=f"p{number}",
+                password_hash="x",
+                mail_preference="every",
+                vacation=False,
+                signed_off=False,
+                created_at=NOW,
+            )
+            session.add(user)
+            users.append(user)
+        session.flush()
+        for user in users:
+            games = rng.choice([0, 0, 1, 5, 19, 20, 21, 40])
+            wins = rng.randint(0, games)
+            played = rng.choice([None, NOW - timedelta(days=10), NOW - INACTIVE_AFTER * 2])
+            session.add(
+                Rating(
+                    user_id=user.id,
+                    game="vasco",
+                    rating=rng.choice([1500.0, 1600.0, 1650.0]) + rng.randint(-300, 300),
+                    games=games,
+                    wins=wins,
+                    losses=games - wins,
+                    draws=0,
+                    provisional_sum=0.0,
+                    limit=rng.choice([None, None, 3]),
+                    seeking=rng.choice([0, 0, 0, 2]),
+                    last_played=played if games else None,
+                )
+            )
+        for _ in range(players // 3):
+            first, second = rng.sample(users, 2)
+            board = create_board(session, "vasco", [], [first, second], NOW)
+            if rng.random() < 0.3:
+                finish_board(session, board, 0, "over", NOW, counts_in_ratings=False)
+
+
+def by_the_rule(engine: Engine) -> dict[str, list[str]]:
+    """Every player's section worked out one by one, best first."""
+    sessions = session_factory(engine)
+    sections: dict[str, list[tuple[float, int, str]]] = {name: [] for name in SECTIONS}
+    with sessions() as session:
+        for rating in session.scalars(select(Rating).where(Rating.game == "vasco")):
+            user = session.get_one(User, rating.user_id)
+            active = sum(
+                1
+                for board in boards_of(session, user.id)
+                if board.game == "vasco" and board.status == "active"
+            )
+            if rating.games == 0 and not rating.seeking and rating.limit is None:
+                continue
+            recent = rating.last_played is not None and NOW - rating.last_played <= INACTIVE_AFTER
+            if not active and not recent and rating.games:
+                section = "Inactive"
+            else:
+                section = "Established" if rating.games >= ESTABLISHED else "Provisional"
+            sections[section].append((-rating.rating, rating.id, user.userid))
+    return {name: [userid for *_, userid in sorted(rows)] for name, rows in sections.items()}
+
+
+def in_pages(engine: Engine, size: int) -> dict[str, list[str]]:
+    """Each section read a page of `size` at a time until it ends."""
+    sessions = session_factory(engine)
+    found: dict[str, list[str]] = {}
+    with sessions() as session:
+        for section in SECTIONS:
+            names: list[str] = []
+            while True:
+                page = standing_sections(
+                    session, "vasco", NOW, start={section: len(names)}, size=size
+                )[section]
+                names += [standing.userid for standing in page[:size]]
+                if len(page) <= size:
+                    break
+            found[section] = names
+    return found
+
+
+def test_sections_in_sql_are_the_rule_applied_to_every_player(engine: Engine) -> None:
+    fill(engine, 120, seed=7)
+    expected = by_the_rule(engine)
+    assert all(expected.values())  # every section has players
+    assert in_pages(engine, size=17) == expected
+    assert in_pages(engine, size=SECTION_SIZE) == expected
+
+
+def test_the_page_and_the_api_go_through_a_section_a_hundred_at_a_time(engine: Engine) -> None:
+    fill(engine, 700, seed=3)
+    expected = by_the_rule(engine)
+    longest = max(SECTIONS, key=lambda name: len(expected[name]))
+    assert len(expected[longest]) > SECTION_SIZE
+    client = TestClient(create_app(Server(session_factory(engine)), Settings(secret_key="k" * 40)))
+    first = client.get("/vasco/standings").text
+    assert f"/vasco/standings?section={longest}&amp;start={SECTION_SIZE}" in first
+    page = client.get(f"/vasco/standings?section={longest}&start={SECTION_SIZE}").text
+    assert f'<a href="/players/{expected[longest][SECTION_SIZE]}">' in page
+    assert f"<td>{SECTION_SIZE + 1}</td>" in page
+    assert "All sections" in page
+    data = client.get("/api/vasco/standings").json()
+    section = next(s for s in data["sections"] if s["name"] == longest)
+    assert section["more"] and len(section["players"]) == SECTION_SIZE
+    data = client.get(f"/api/vasco/standings?section={longest}&start={SECTION_SIZE}").json()
+    [section] = data["sections"]
+    assert section["players"][0]["rank"] == SECTION_SIZE + 1
+    assert section["players"][0]["userid"] == expected[longest][SECTION_SIZE]
