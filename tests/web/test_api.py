@@ -21,6 +21,7 @@ from pbem.store import ApiToken, Board, OutboxMessage, make_engine, session_fact
 from pbem.web import create_app
 from pbem.web.account import token_hash
 from pbem.web.api import status_for
+from pbem.web.recent import RecentAnswers
 from tests.server.test_commands import Clock
 
 
@@ -685,3 +686,30 @@ def test_the_docs_page_serves(client: TestClient) -> None:
     assert "https://" not in response.text  # no CDN: the files are ours
     for asset in ("/static/swagger/swagger-ui-bundle.js", "/static/swagger/swagger-ui.css"):
         assert asset in response.text and client.get(asset).status_code == 200
+
+
+def test_the_board_json_is_never_stale(
+    server: Server, client: TestClient, tokens: dict[str, str]
+) -> None:
+    """The board's JSON is kept by what it shows; each change is seen at once
+    (and another process, which has not kept it, answers the same)."""
+
+    def fresh() -> dict[str, Any]:
+        kept = client.get("/api/vasco/boards/1").json()
+        client.app.state.board_json = RecentAnswers(16)  # as another process would
+        assert client.get("/api/vasco/boards/1").json() == kept
+        return kept
+
+    challenge(client, tokens["alice"])
+    alice, bob = bearer(tokens["alice"]), bearer(tokens["bob"])
+    assert move(client, tokens["alice"], "a0,0", 1).status_code == 200
+    assert fresh()["moves"][0]["move"] == "a0,0"
+    client.post("/api/vasco/boards/1/undo", headers=alice)
+    assert fresh()["proposals"] == {"undo": ["alice"]}
+    client.post("/api/vasco/boards/1/accept", headers=bob)
+    assert fresh()["version"] == 0 and fresh()["proposals"] == {}
+    assert move(client, tokens["alice"], "b0,0", 1).status_code == 200  # move 1 again, another
+    assert [m["move"] for m in fresh()["moves"]] == ["b0,0"]
+    assert fresh()["position"]["position"]["tiles"][0]["orientation"] == "b"
+    client.post("/api/vasco/boards/1/resign", headers=bob)  # before bob's first move: declined
+    assert fresh()["status"] == "finished" and "declined" in fresh()["result"]["reason"]

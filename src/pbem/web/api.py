@@ -79,6 +79,7 @@ from .api_models import (
     Standings,
     StandingSection,
 )
+from .recent import RecentAnswers
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -509,13 +510,34 @@ def board(
     game: GamePath,
     board_id: BoardPath,
     at: Annotated[int | None, Query(ge=0, description="Show the position after move N.")] = None,
-) -> BoardDetail:
+) -> Response:
     """A board: players, status, whose move, version, result, options, the
     move list with comments, open proposals, and the position as JSON (now,
     or after move `at`)."""
     found = game_or_404(game)
     with server_of(request).reads() as session:
-        return board_detail(session, board_or_404(session, found, board_id), at)
+        seen = session.execute(
+            select(Board.game, Board.version, Board.updated_at, Board.status).where(
+                Board.id == board_id
+            )
+        ).first()
+        if seen is None or seen.game != found.name:
+            board_or_404(session, found, board_id)  # (raises the 404)
+        votes = tuple(
+            session.execute(
+                select(Vote.kind, Vote.seat).where(Vote.board_id == board_id).order_by(Vote.id)
+            )
+        )
+        shown = seen.version if at is None else max(0, min(at, seen.version))
+        # Everything the answer shows changes one of these (a move or an undo
+        # changes updated_at, an ending the status, a proposal the votes).
+        key = (board_id, seen.version, seen.updated_at, seen.status, votes, shown)
+        kept: RecentAnswers = request.app.state.board_json
+        body = kept.get(key)
+        if body is None:
+            detail = board_detail(session, board_or_404(session, found, board_id), at)
+            body = kept.put(key, detail.model_dump_json().encode())
+    return Response(body, media_type="application/json")
 
 
 @router.get(

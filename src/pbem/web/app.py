@@ -15,6 +15,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from ..server import Server
 from ..settings import Settings
 from . import account, api, board_page, browse, move_entry
+from .recent import RecentAnswers
 from .session import secret_key
 from .templating import render
 
@@ -33,6 +34,7 @@ def create_app(server: Server, settings: Settings) -> FastAPI:
     )
     app.state.server = server
     app.state.settings = settings
+    app.state.board_json = RecentAnswers(2048)  # the API's boards, by all they show
     app.add_middleware(
         SessionMiddleware,
         secret_key=secret_key(settings),
