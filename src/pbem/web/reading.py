@@ -74,8 +74,14 @@ def boards(
         query = query.where(Board.game == game)
     if which == "active":
         query = query.where(Board.status == "active")
-    elif which == "finished":
-        query = query.where(Board.status != "active")
+    elif which == "finished":  # each status in its index's order, the newest of both
+        ended = [
+            board
+            for status in ("finished", "archived")
+            for board in session.scalars(query.where(Board.status == status).limit(limit))
+        ]
+        ended.sort(key=lambda board: (board.updated_at, board.id), reverse=True)
+        return [board_line(board) for board in ended[:limit]]
     elif which in ("mine", "awaiting"):
         user_id = (
             session.scalar(select(User.id).where(User.userid_key == userid.lower()))
@@ -84,13 +90,16 @@ def boards(
         )
         if user_id is None:
             return []
+        # Both are found from the player's own seats (their index), never by
+        # going through every board: the cost follows their boards, not all.
         if which == "mine":
-            query = query.where(Board.players.any(BoardPlayer.user_id == user_id))
-        else:  # the seat to move is theirs
+            seats = select(BoardPlayer.board_id).where(BoardPlayer.user_id == user_id)
+            query = query.where(Board.id.in_(seats))
+        else:  # the seat to move is theirs (only an active board has one)
             query = query.join(
                 BoardPlayer,
                 and_(BoardPlayer.board_id == Board.id, BoardPlayer.seat == Board.to_move),
-            ).where(BoardPlayer.user_id == user_id, Board.status == "active")
+            ).where(BoardPlayer.user_id == user_id)
     return [board_line(board) for board in session.scalars(query.limit(limit))]
 
 
