@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(PY) -m bench.playouts vacu --size 9 --seconds 20
 	$(PY) -m bench.playouts convacu --size 9 --seconds 20
 	$(PY) -m bench.server
+	$(PY) -m bench.load --db both
 
 # The whole server in one process: SMTP listener, mail delivery, the periodic
 # tick; it upgrades the database first. Settings: PBEM_* or pbem.toml.

@@ -1,0 +1,38 @@
+"""The load benchmark runs end to end, as a user runs it: it starts the real
+server (and PostgreSQL), prints a row for every phase, and stops what it started."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PHASES = [
+    "bare FastAPI GET /",
+    "API move",
+    "board page",
+    "board JSON",
+    "game list",
+    "standings",
+    "player page",
+    "mail burst",
+    "tick, nothing due",
+]
+
+
+@pytest.mark.parametrize("db", ["sqlite", "postgresql"])
+def test_the_load_benchmark_prints_a_row_for_every_phase(db: str) -> None:
+    command = [sys.executable, "-m", "bench.load", "--db", db, "--clients", "2", "--seconds", "1"]
+    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240)
+    output = run.stdout + run.stderr
+    assert run.returncode == 0, output
+    assert "Traceback" not in output, output
+    lines = run.stdout.splitlines()
+    for phase in PHASES:
+        rows = [line for line in lines if line.startswith(phase)]
+        assert rows, f"no row for {phase!r}:\n{output}"
+        assert "|" in rows[0], rows[0]
+    assert "board mails in the Maildir" in run.stdout, output
