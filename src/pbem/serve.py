@@ -23,6 +23,7 @@ from .server import Server
 from .server.service import utc_now
 from .settings import Settings
 from .store import database_url, make_engine, session_factory, upgrade
+from .web_workers import WebWorkers, worker_count
 
 log = logging.getLogger("pbem.serve")
 
@@ -39,7 +40,8 @@ def tick_loop(server: Server, seconds: float, stop: threading.Event, wake: threa
 
 
 def web_server(server: Server, settings: Settings) -> uvicorn.Server:
-    """The web door, served by uvicorn (run in a thread of its own)."""
+    """The web door, served by uvicorn in a thread of this process (when
+    `web_workers` is 1; otherwise see `web_workers.WebWorkers`)."""
     from .web import create_app
 
     config = uvicorn.Config(
@@ -50,6 +52,18 @@ def web_server(server: Server, settings: Settings) -> uvicorn.Server:
         access_log=False,  # form posts are logged by path only, never their fields
     )
     return uvicorn.Server(config)
+
+
+def wait_until_listening(web: uvicorn.Server, thread: threading.Thread, settings: Settings) -> None:
+    """Return once the in-thread web door listens; say why it cannot."""
+    deadline = time.monotonic() + 30
+    while not web.started and time.monotonic() < deadline and thread.is_alive():
+        time.sleep(0.05)
+    if not web.started:
+        raise OSError(
+            f"The web door could not listen on {settings.web_host}:{settings.web_port} "
+            "(in use?): set PBEM_WEB_PORT to a free port."
+        )
 
 
 def banner(settings: Settings, url: str, outgoing: str) -> str:
@@ -95,10 +109,11 @@ def serve(
     server = Server(sessions, clock)
     wake = threading.Event()
     outgoing = transport_for(settings).description
+    workers = worker_count(settings.web_workers)
+    pool = WebWorkers(settings, url, workers) if workers > 1 else None
+    web = web_server(server, settings) if pool is None else None
     controller = start_listener(server, settings, wake)
-    web = web_server(server, settings)
     threads = [
-        threading.Thread(target=web.run, name="web"),
         threading.Thread(
             target=delivery_loop, args=(sessions, settings, stop, wake, clock), name="delivery"
         ),
@@ -106,6 +121,9 @@ def serve(
             target=tick_loop, args=(server, settings.tick_seconds, stop, wake), name="tick"
         ),
     ]
+    web_thread = threading.Thread(target=web.run, name="web") if web is not None else None
+    if web_thread is not None:
+        threads.append(web_thread)
     if settings.imap_url:
         from .mail.imap_poll import poll_forever
 
@@ -114,6 +132,8 @@ def serve(
         )
     for thread in threads:
         thread.start()
+    if pool is not None:
+        pool.start()
     # The handler only notes the signal: setting an Event there could deadlock
     # on the lock the interrupted main thread holds inside that same Event.
     signalled: list[int] = []
@@ -121,22 +141,23 @@ def serve(
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, lambda number, _frame: signalled.append(number))
     try:
-        deadline = time.monotonic() + 30
-        while not web.started and time.monotonic() < deadline and threads[0].is_alive():
-            time.sleep(0.05)
-        if not web.started:
-            raise OSError(
-                f"The web door could not listen on {settings.web_host}:{settings.web_port} "
-                "(in use?): set PBEM_WEB_PORT to a free port."
-            )
+        if web is not None and web_thread is not None:
+            wait_until_listening(web, web_thread, settings)
         out.write(banner(settings, url, outgoing))
         out.flush()
-        while not signalled and not stop.is_set():
+        while True:
             time.sleep(0.2)
+            if signalled or stop.is_set():
+                break  # Ctrl-C reaches the web processes too: do not restart them
+            if pool is not None:
+                pool.keep_running()
     finally:
         stop.set()
         wake.set()
-        web.should_exit = True
+        if web is not None:
+            web.should_exit = True
+        if pool is not None:
+            pool.stop()
         controller.stop()
         for thread in threads:
             thread.join(timeout=30)

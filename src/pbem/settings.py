@@ -33,6 +33,7 @@ class Settings:
     delivery_seconds: float = 2.0  # how often the outbox is drained
     web_host: str = "127.0.0.1"  # where the web door listens
     web_port: int = 8000
+    web_workers: int = 0  # processes serving the web door; 0: one per CPU (at most 8)
     web_url: str = ""  # the web door's public address, for links; empty: http://host:port
     secret_key: str = ""  # signs web sessions; empty: one kept in var/secret_key
     database_url: str = ""  # PBEM_DATABASE_URL; empty: SQLite under var/

@@ -95,6 +95,22 @@ def _pattern(rotation: int) -> dict[tuple[int, int], str]:
 PATTERNS = tuple(_pattern(rotation) for rotation in range(3))
 
 
+def _stamp(rotation: int) -> tuple[tuple[int, int, str], ...]:
+    """A tile's characters in drawing order (later ones overwrite earlier):
+    its colour pattern, then its six edges; drawn once per rotation, not per
+    tile per board."""
+    marks = [(dy, dx, char) for (dx, dy), char in PATTERNS[rotation].items()]
+    for dy in (-YS, YS):
+        marks += [(dy, dx, "-") for dx in range(-XS + 1, XS)]
+    for i in range(1, YS):
+        marks += [(-YS + i, -XS - i, "/"), (-YS + i, XS + i, "\\")]
+        marks += [(YS - i, -XS - i, "\\"), (YS - i, XS + i, "/")]
+    return tuple(marks)
+
+
+STAMPS = tuple(_stamp(rotation) for rotation in range(3))
+
+
 class _Canvas:
     """Characters at lattice points: column XS * x, line YS * y (shifted)."""
 
@@ -112,15 +128,12 @@ class _Canvas:
                     self.lines[line][col + i] = char
 
     def tile(self, x: int, y: int, rotation: int, label: str, last: bool) -> None:
-        for (dx, dy), char in PATTERNS[rotation].items():
-            self.put(x, y, dx, dy, char)
-        self.put(x, y, -XS + 1, -YS, "-" * (2 * XS - 1))
-        self.put(x, y, -XS + 1, YS, "-" * (2 * XS - 1))
-        for i in range(1, YS):
-            self.put(x, y, -XS - i, -YS + i, "/")
-            self.put(x, y, XS + i, -YS + i, "\\")
-            self.put(x, y, -XS - i, YS - i, "\\")
-            self.put(x, y, XS + i, YS - i, "/")
+        line0, col0 = YS * (y - self.y0), XS * (x - self.x0)
+        lines, height, width = self.lines, len(self.lines), self.width
+        for dy, dx, char in STAMPS[rotation]:
+            line, col = line0 + dy, col0 + dx
+            if 0 <= line < height and 0 <= col < width:
+                lines[line][col] = char
         self.put(x, y, -(len(label) // 2), 0, label)
         if last:
             self.put(x, y, 0, -1, "@")

@@ -1,0 +1,113 @@
+"""The web door in several processes, so pages and moves use every core.
+
+One Python process runs one thread of Python at a time, and a page or a move
+is mostly Python (the rules, the drawings, the JSON). So `pbem serve` binds
+the web port itself and hands the listening socket to `web_workers` child
+processes, each running the web door on its own engine; the kernel spreads
+the connections among them. The SMTP listener, the outbox delivery and the
+tick stay in the main process. Nothing a worker keeps in memory needs to be
+shared: every cache is keyed by what it shows (a board's version, a stored
+password hash), so any process may answer any request.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import socket
+from dataclasses import dataclass, field
+from multiprocessing.process import BaseProcess
+
+from .settings import Settings
+
+log = logging.getLogger("pbem.serve")
+SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: no threads or locks forked
+
+
+def worker_count(setting: int) -> int:
+    """How many web processes `web_workers` asks for: 0 means one per CPU
+    this process may use (at most 8)."""
+    if setting > 0:
+        return setting
+    return max(1, min(8, len(os.sched_getaffinity(0))))
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The web port, bound once here and shared by every worker."""
+    try:
+        return socket.create_server((host, port), backlog=2048)
+    except OSError as error:
+        raise OSError(
+            f"The web door could not listen on {host}:{port} ({error.strerror}): "
+            "set PBEM_WEB_PORT to a free port."
+        ) from None
+
+
+def run_worker(settings: Settings, url: str, sock: socket.socket) -> None:
+    """One web process: the web door on its own engine, on the shared socket,
+    until SIGTERM or SIGINT (uvicorn finishes the requests in hand first)."""
+    import uvicorn
+
+    from .server import Server
+    from .store import make_engine, session_factory
+    from .web import create_app
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    engine = make_engine(url)
+    config = uvicorn.Config(
+        create_app(Server(session_factory(engine)), settings),
+        log_level="warning",
+        access_log=False,  # form posts are logged by path only, never their fields
+    )
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        engine.dispose()
+
+
+@dataclass
+class WebWorkers:
+    """The web processes, started, kept running and stopped by `pbem serve`."""
+
+    settings: Settings
+    url: str
+    count: int
+    sock: socket.socket = field(init=False)
+    processes: list[BaseProcess] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.sock = listening_socket(self.settings.web_host, self.settings.web_port)
+
+    def _start_one(self) -> BaseProcess:
+        process = SPAWN.Process(
+            target=run_worker, args=(self.settings, self.url, self.sock), name="pbem-web"
+        )
+        process.start()
+        return process
+
+    def start(self) -> None:
+        self.processes = [self._start_one() for _ in range(self.count)]
+        log.info("the web door runs in %d processes", self.count)
+
+    def keep_running(self) -> None:
+        """Replace any worker that died (a crash must not take the web down)."""
+        for index, process in enumerate(self.processes):
+            if not process.is_alive():
+                log.error(
+                    "web process %s ended (exit %s); starting another",
+                    process.pid,
+                    process.exitcode,
+                )
+                self.processes[index] = self._start_one()
+
+    def stop(self, timeout: float = 20.0) -> None:
+        for process in self.processes:
+            if process.is_alive():
+                process.terminate()  # SIGTERM: uvicorn's graceful shutdown
+        for process in self.processes:
+            process.join(timeout)
+            if process.is_alive():
+                process.kill()
+                process.join(5)
+        self.sock.close()

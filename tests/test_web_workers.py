@@ -1,0 +1,145 @@
+"""`pbem serve` with its web door in several processes: every worker serves
+the same database, a worker that dies is replaced, a taken port is a clear
+error, and stopping the server stops its workers."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from pbem.web_workers import worker_count
+from tests.mail.smtp_world import free_port
+
+
+def workers_of(pid: int) -> list[int]:
+    """The web processes `pid` started (spawned interpreters)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [
+        int(child) for child in children if b"spawn" in Path(f"/proc/{child}/cmdline").read_bytes()
+    ]
+
+
+def get(url: str) -> tuple[int, bytes]:
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        return answer.status, answer.read()
+
+
+def start(tmp_path: Path, web_port: int, workers: int) -> subprocess.Popen[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+    env |= {
+        "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/pbem.sqlite3",
+        "PBEM_WEB_PORT": str(web_port),
+        "PBEM_SMTP_PORT": str(free_port()),
+        "PBEM_MAILDIR": str(tmp_path / "mail"),
+        "PBEM_WEB_WORKERS": str(workers),
+        "PBEM_SECRET_KEY": "w" * 40,
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "pbem.cli", "serve"],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def wait_for(predicate, seconds: float = 60) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if predicate():
+                return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError("gave up waiting")
+
+
+def test_worker_count_reads_the_setting() -> None:
+    assert worker_count(3) == 3
+    assert 1 <= worker_count(0) <= 8
+    assert worker_count(0) == min(8, len(os.sched_getaffinity(0)))
+
+
+def test_two_web_processes_serve_one_database_and_a_dead_one_is_replaced(
+    tmp_path: Path,
+) -> None:
+    web_port = free_port()
+    server = start(tmp_path, web_port, 2)
+    base = f"http://127.0.0.1:{web_port}"
+    try:
+        wait_for(lambda: get(f"{base}/")[0] == 200)
+        wait_for(lambda: len(workers_of(server.pid)) == 2)
+        first = workers_of(server.pid)
+        # a signup through the web lands in the one database every worker reads
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pbem.cli",
+                "send",
+                "--from",
+                "ann@example.org",
+                "signup ann annpass",
+            ],
+            env={
+                **os.environ,
+                "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/pbem.sqlite3",
+                "PBEM_MAILDIR": str(tmp_path / "mail"),
+            },
+            cwd=tmp_path,
+            check=True,
+            capture_output=True,
+        )
+        pages = [get(f"{base}/players/ann") for _ in range(20)]
+        assert all(status == 200 and b"ann" in body for status, body in pages)
+        os.kill(first[0], signal.SIGKILL)
+        wait_for(
+            lambda: len(workers_of(server.pid)) == 2 and first[0] not in workers_of(server.pid)
+        )
+        assert first[1] in workers_of(server.pid)
+        statuses = [get(f"{base}/api/games")[0] for _ in range(20)]
+        assert statuses == [200] * 20
+        json.loads(get(f"{base}/api/games")[1])
+    finally:
+        server.send_signal(signal.SIGTERM)
+        output, _ = server.communicate(timeout=60)
+    assert server.returncode == 0, output
+    assert "the web door runs in 2 processes" in output
+    for pid in first:
+        assert (
+            not Path(f"/proc/{pid}").exists()
+            or b"zombie" in Path(f"/proc/{pid}/status").read_bytes()
+        )
+
+
+def test_a_taken_web_port_is_a_clear_error(tmp_path: Path) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        server = start(tmp_path, port, 2)
+        output, _ = server.communicate(timeout=120)
+    assert server.returncode != 0
+    assert f"could not listen on 127.0.0.1:{port}" in output and "PBEM_WEB_PORT" in output
+
+
+@pytest.mark.parametrize("workers", [1])
+def test_one_worker_serves_from_a_thread(tmp_path: Path, workers: int) -> None:
+    web_port = free_port()
+    server = start(tmp_path, web_port, workers)
+    try:
+        wait_for(lambda: get(f"http://127.0.0.1:{web_port}/")[0] == 200)
+        assert workers_of(server.pid) == []
+    finally:
+        server.send_signal(signal.SIGTERM)
+        output, _ = server.communicate(timeout=60)
+    assert server.returncode == 0, output
