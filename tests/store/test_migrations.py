@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import Engine, inspect
+from sqlalchemy import Engine, create_engine, inspect, text
 
-from pbem.store import Base, upgrade
+from pbem.store import Base, make_engine, upgrade
 
 
 def test_upgrade_builds_every_table_the_models_describe(engine: Engine) -> None:
@@ -21,3 +27,38 @@ def test_upgrade_twice_changes_nothing(engine: Engine) -> None:
     before = sorted(inspect(engine).get_table_names())
     upgrade(engine)
     assert sorted(inspect(engine).get_table_names()) == before
+
+
+def _upgrade(url: str, start: Any) -> None:
+    engine = make_engine(url)
+    start.wait(60)
+    upgrade(engine)
+    engine.dispose()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_servers_starting_at_once_upgrade_a_new_database_in_turn(
+    kind: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    if kind == "sqlite":
+        url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
+    else:
+        server = request.getfixturevalue("postgres_server")
+        name = f"fresh_{uuid.uuid4().hex[:12]}"
+        admin = create_engine(f"{server}/postgres", isolation_level="AUTOCOMMIT")
+        with admin.connect() as connection:
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+        admin.dispose()
+        url = f"{server}/{name}"
+    context = multiprocessing.get_context("spawn")
+    start = context.Barrier(3)
+    servers = [context.Process(target=_upgrade, args=(url, start)) for _ in range(3)]
+    for process in servers:
+        process.start()
+    for process in servers:
+        process.join(120)
+    assert [process.exitcode for process in servers] == [0, 0, 0]
+    engine = make_engine(url)
+    with engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+    engine.dispose()
