@@ -6,11 +6,12 @@ delivered it twice), both run the periodic job, both drain the outbox into
 one Maildir.
 
 Counted against one server running the same script alone: every move is
-applied once, every nag, digest and forfeit is queued once, and every
-outbox mail reaches the Maildir exactly once."""
+applied once, every nag and forfeit is queued once, a digest goes out at
+most once a day, and every outbox mail reaches the Maildir exactly once."""
 
 from __future__ import annotations
 
+import itertools
 import mailbox
 import multiprocessing
 import random
@@ -94,6 +95,8 @@ def run_script(url: str, maildir: str, barrier: Any = None) -> None:
             barrier.wait(120)  # both servers on the same step, at the same moment
         for sender, line in moves_at(step, openings):
             server.handle(sender, line, message_id=f"<{step}.{line.split()[2]}@example.org>")
+        if barrier is not None:
+            barrier.wait(120)  # the step's mails are in before either ticks, as when alone
         server.tick()
         deliver_due(server.sessions, SETTINGS, transport, clock.now)
     engine.dispose()
@@ -133,7 +136,12 @@ def outcome(url: str, maildir: Path) -> dict[str, Any]:
         }
         rows = list(session.scalars(select(OutboxMessage)))
         job = Counter(
-            (kind_of(row), row.subject, tuple(row.recipients)) for row in rows if kind_of(row)
+            (kind_of(row), row.subject, tuple(row.recipients))
+            for row in rows
+            if kind_of(row) in ("nag", "forfeit")
+        )
+        digests = Counter(
+            (row.recipients[0], row.created_at) for row in rows if kind_of(row) == "digest"
         )
         unsent = [row.id for row in rows if row.sent_at is None]
         ids = {(row.message_id or "").strip("<>") for row in rows}
@@ -142,6 +150,7 @@ def outcome(url: str, maildir: Path) -> dict[str, Any]:
     return {
         "boards": boards,
         "job": job,
+        "digests": digests,
         "rows": len(rows),
         "unsent": unsent,
         "ids": ids,
@@ -173,12 +182,20 @@ def test_two_servers_on_one_database_do_each_thing_once(
 
     # the script does exercise the job: nags, digests and forfeits happened
     kinds = Counter(kind for kind, _, _ in alone["job"].elements())
-    assert kinds["nag"] >= 10 and kinds["digest"] >= 5 and kinds["forfeit"] >= 8, kinds
+    assert kinds["nag"] >= 10 and kinds["forfeit"] >= 8 and len(alone["digests"]) >= 5, kinds
     assert any(status == "finished" for status, _ in alone["boards"].values())
     # every move applied once, every board ended the same way
     assert both["boards"] == alone["boards"]
-    # every nag, digest and forfeit queued once
+    # every nag and forfeit queued once
     assert both["job"] == alone["job"]
+    # a digest at most once a day to each player, and every one that went out
+    # alone went out too (with two servers a digest may also list a board the
+    # other server is forfeiting at that moment, where alone it came after)
+    assert max(both["digests"].values()) == 1
+    for player in PLAYERS[::2]:
+        days = sorted(when for who, when in both["digests"] if who == f"{player}@example.org")
+        assert all(b - a >= timedelta(days=1) for a, b in itertools.pairwise(days))
+    assert set(alone["digests"]) <= set(both["digests"])
     # every mail delivered once: each outbox row is in the Maildir exactly once
     assert both["unsent"] == [] and alone["unsent"] == []
     assert len(both["delivered"]) == both["rows"]

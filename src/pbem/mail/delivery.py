@@ -53,7 +53,9 @@ class MaildirTransport:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.description = f"the Maildir {self.path.resolve()}"
-        self.box = mailbox.Maildir(self.path, create=True)
+        for folder in ("tmp", "new", "cur"):  # (processes starting at once may race to make them)
+            (self.path / folder).mkdir(parents=True, exist_ok=True)
+        self.box = mailbox.Maildir(self.path, create=False)
 
     def send(self, message: EmailMessage, sender: str, recipients: list[str]) -> None:
         self.box.add(message.as_bytes())
