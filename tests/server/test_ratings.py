@@ -104,3 +104,61 @@ def test_limit_and_seek(server: Server) -> None:
     assert any("bob" in line and line.rstrip().endswith("2") for line in table.body.splitlines())
     [error] = server.handle("alice@example.org", "trugo limit alice pw-alice many")
     assert "or none" in error.body
+
+
+def test_rated_endings_at_once_all_count(engine: Engine) -> None:
+    """Bob resigns twenty boards at the same moment, from twenty threads with
+    connections of their own: bob's row counts twenty games,
+    each board is rated once, and the ratings replay to the same figures."""
+    import itertools
+    import threading
+
+    from sqlalchemy import func, select
+
+    from pbem.games import get_game
+    from pbem.store import Rating, RatingEvent
+    from tests.server.test_commands import Clock, signup
+
+    server = Server(session_factory(engine), Clock())
+    names = [f"opp{n}" for n in range(20)]
+    signup(server, "bob", *names)
+    vasco = get_game("vasco")
+    first = vasco.new_state(vasco.parse_options([])).play_text("a0,0")
+    reply = first.move_text(first.legal_moves()[0])
+    for board, name in enumerate(names, start=1):  # both move: the challenge is accepted
+        server.handle("bob@example.org", f"vasco challenge bob {name}")
+        server.handle("bob@example.org", f"vasco move {board} bob pw-bob a0,0")
+        server.handle(f"{name}@example.org", f"vasco move {board} {name} pw-{name} {reply}")
+    start = threading.Barrier(len(names))
+    failures: list[str] = []
+
+    def resign(board: int, name: str) -> None:
+        start.wait(30)
+        replies = server.handle("bob@example.org", f"vasco resign {board} bob pw-bob")
+        if any("error" in reply.subject for reply in replies):
+            failures.append(replies[0].body)
+
+    threads = [
+        threading.Thread(target=resign, args=(board, name))
+        for board, name in enumerate(names, start=1)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert failures == []
+    with server.sessions() as session:
+        bob = session.scalars(select(Rating).join(Rating.user).where(Rating.game == "vasco"))
+        rows = {row.user.userid: row for row in bob}
+        assert (rows["bob"].games, rows["bob"].wins, rows["bob"].losses) == (20, 0, 20)
+        assert all(rows[name].games == 1 for name in names)
+        events = session.scalar(select(func.count()).select_from(RatingEvent))
+        assert events == 40
+        chain = session.scalars(
+            select(RatingEvent)
+            .where(RatingEvent.user_id == rows["bob"].user_id)
+            .order_by(RatingEvent.id)
+        ).all()
+        # each event starts where the one before ended: no update was lost
+        assert all(a.after == b.before for a, b in itertools.pairwise(chain))
+        assert chain[-1].after == rows["bob"].rating

@@ -84,7 +84,7 @@ def challenge(ctx: Context, game: Game, words: list[str]) -> None:
         raise CommandError(
             "A player cannot be challenged to play against themselves: name two players."
         )
-    for user in users:
+    for user in sorted(users, key=lambda user: user.id):  # rows locked in user-id order
         standing = rating_row(ctx.session, user.id, game.name)
         if standing.limit is not None and active_boards(ctx, user.id, game.name) >= standing.limit:
             raise CommandError(

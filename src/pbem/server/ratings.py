@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from ..store import Board, Rating, RatingEvent
@@ -64,34 +66,57 @@ def after_game(me: Standing, opponent: Standing, score: float) -> Standing:
 
 
 def rating_row(session: Session, user_id: int, game: str) -> Rating:
-    row = session.scalar(select(Rating).where(Rating.user_id == user_id, Rating.game == game))
+    """A player's rating row in a game, made if missing, and locked until the
+    transaction ends (`FOR UPDATE` on PostgreSQL; SQLite's write lock covers
+    it), so two boards ending at once both count. Callers locking two rows
+    take them in user-id order, so two transactions never wait on each other."""
+    query = (
+        select(Rating)
+        .where(Rating.user_id == user_id, Rating.game == game)
+        .with_for_update()
+        .execution_options(populate_existing=True)  # the locked values, not a stale copy
+    )
+    row = session.scalar(query)
     if row is None:
-        row = Rating(
-            user_id=user_id,
-            game=game,
-            rating=START,
-            games=0,
-            wins=0,
-            losses=0,
-            draws=0,
-            provisional_sum=0.0,
-            seeking=0,
+        insert = (
+            postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
         )
-        session.add(row)
-        session.flush()
+        session.execute(
+            insert(Rating)
+            .values(
+                user_id=user_id,
+                game=game,
+                rating=START,
+                games=0,
+                wins=0,
+                losses=0,
+                draws=0,
+                provisional_sum=0.0,
+                seeking=0,
+            )
+            .on_conflict_do_nothing(index_elements=["user_id", "game"])
+        )
+        row = session.scalar(query)
+        assert row is not None  # made just now, or by a transaction that just committed
     return row
 
 
 def rate_finished_boards(session: Session, now: datetime) -> None:
     """Rate every finished two-player board not rated yet (each exactly once)."""
     boards = session.scalars(
-        select(Board).where(Board.status == "finished", Board.rated.is_(False)).order_by(Board.id)
+        select(Board)
+        .where(Board.status == "finished", Board.rated.is_(False))
+        .order_by(Board.id)
+        .with_for_update(skip_locked=True)  # a board another transaction rates is its
+        .execution_options(populate_existing=True)
     ).all()
     for board in boards:
         board.rated = True
         if len(board.players) != 2:
             continue
-        first, second = (rating_row(session, p.user_id, board.game) for p in board.players)
+        ids = [player.user_id for player in board.players]
+        locked = {uid: rating_row(session, uid, board.game) for uid in sorted(set(ids))}
+        first, second = (locked[uid] for uid in ids)
         scores = (
             (0.5, 0.5)
             if board.winner is None
