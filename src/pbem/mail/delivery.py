@@ -17,6 +17,7 @@ import mailbox
 import smtplib
 import ssl
 import threading
+import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -157,9 +158,13 @@ def deliver_due(
             .limit(BATCH)
         ).all()
     sent = 0
+    started = time.monotonic()
     try:
         for row_id in due:
-            sent += deliver_one(sessions, settings, transport, row_id, now)
+            # Each mail is claimed at the time it is taken, not when the pass
+            # began: a slow relay must not hand out leases already expired.
+            taken = now + timedelta(seconds=time.monotonic() - started)
+            sent += deliver_one(sessions, settings, transport, row_id, taken)
     finally:
         transport.close()
     return sent
