@@ -33,7 +33,9 @@ def get(url: str) -> tuple[int, bytes]:
         return answer.status, answer.read()
 
 
-def start(tmp_path: Path, web_port: int, workers: int) -> subprocess.Popen[str]:
+def start(
+    tmp_path: Path, web_port: int, workers: int, *, key: bool = True
+) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
     env |= {
         "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/pbem.sqlite3",
@@ -41,8 +43,9 @@ def start(tmp_path: Path, web_port: int, workers: int) -> subprocess.Popen[str]:
         "PBEM_SMTP_PORT": str(free_port()),
         "PBEM_MAILDIR": str(tmp_path / "mail"),
         "PBEM_WEB_WORKERS": str(workers),
-        "PBEM_SECRET_KEY": "w" * 40,
     }
+    if key:
+        env["PBEM_SECRET_KEY"] = "w" * 40
     return subprocess.Popen(
         [sys.executable, "-m", "pbem.cli", "serve"],
         env=env,
@@ -143,3 +146,40 @@ def test_one_worker_serves_from_a_thread(tmp_path: Path, workers: int) -> None:
         server.send_signal(signal.SIGTERM)
         output, _ = server.communicate(timeout=60)
     assert server.returncode == 0, output
+
+
+def test_every_worker_reads_the_sessions_of_the_others(tmp_path: Path) -> None:
+    """With no key set, one is made once for all workers: a form from one
+    worker's page is accepted by whichever worker takes the post."""
+    import http.cookiejar
+    import re
+    import urllib.error
+    import urllib.parse
+
+    web_port = free_port()
+    server = start(tmp_path, web_port, 2, key=False)
+    base = f"http://127.0.0.1:{web_port}"
+    try:
+        wait_for(lambda: get(f"{base}/")[0] == 200)
+        wait_for(lambda: len(workers_of(server.pid)) == 2)
+        browser = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
+        page = browser.open(f"{base}/login", timeout=30).read().decode()
+        [token] = re.findall(r'name="csrf" value="([^"]+)"', page)
+        form = urllib.parse.urlencode(
+            {"csrf": token, "userid": "nobody", "password": "wrong"}
+        ).encode()
+        answers = []
+        for _ in range(16):  # a new connection each time: both workers take some
+            try:
+                answers.append(browser.open(f"{base}/login", form, timeout=30).read())
+            except urllib.error.HTTPError as error:
+                answers.append(error.read())
+        assert all(b"has expired" not in answer for answer in answers)
+        assert all(b"nobody" in answer or b"password" in answer for answer in answers)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        output, _ = server.communicate(timeout=60)
+    assert server.returncode == 0, output
+    assert (tmp_path / "var" / "secret_key").exists()

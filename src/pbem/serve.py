@@ -23,6 +23,7 @@ from .server import Server
 from .server.service import utc_now
 from .settings import Settings
 from .store import database_url, make_engine, session_factory, upgrade
+from .web.session import secret_key
 from .web_workers import WebWorkers, worker_count
 
 log = logging.getLogger("pbem.serve")
@@ -101,7 +102,9 @@ def serve(
 ) -> None:
     """Run until `stop` is set (or SIGINT/SIGTERM)."""
     stop = stop or threading.Event()
-    settings = replace(settings, web_url=settings.public_url)  # mails link to the pages
+    # Mails link to the pages; every web process signs sessions with the one
+    # key (made here once if there is none yet, so workers never race to).
+    settings = replace(settings, web_url=settings.public_url, secret_key=secret_key(settings))
     url = settings.database_url or database_url()
     engine = make_engine(url)
     upgrade(engine)
