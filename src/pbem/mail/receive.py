@@ -23,10 +23,20 @@ def receive(
     """Run the command the mail carries and return the mails it queued.
 
     Machine-written mail is left unanswered; a mail over the size limit gets
-    an error reply. A database failure propagates, so the caller can make
-    the sending mail server try again later (nothing is lost)."""
+    an error reply; a mail that cannot be read at all is dropped with a log
+    line (retrying it would fail the same way forever). A database failure
+    propagates, so the caller can make the sending mail server try again
+    later (nothing is lost)."""
     too_large = len(raw) > settings.max_message_bytes
-    parsed = parse_message(raw, settings.address, envelope_sender, headers_only=too_large)
+    try:
+        parsed = parse_message(raw, settings.address, envelope_sender, headers_only=too_large)
+    except Exception as error:  # (RecursionError included) a mail no retry will make readable
+        log.warning(
+            "dropped an unreadable mail of %s (%s): no command could be read from it",
+            readable_size(len(raw)),
+            type(error).__name__,
+        )
+        return []
     if isinstance(parsed, Ignored):
         log.info("ignored a mail: %s", parsed.reason)
         return []
