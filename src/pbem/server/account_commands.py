@@ -12,6 +12,7 @@ import hmac
 import os
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from ..documents import rules_text
 from ..store import Address, BoardPlayer, User
@@ -75,8 +76,15 @@ def signup(ctx: Context, words: list[str]) -> None:
         created_at=ctx.now,
     )
     user.addresses = [Address(address=address, address_key=address.lower())]
-    ctx.session.add(user)
-    ctx.session.flush()
+    try:
+        with ctx.session.begin_nested():  # a savepoint: a lost race leaves the rest usable
+            ctx.session.add(user)
+    except IntegrityError:  # another signup took the userid or address a moment ago
+        raise CommandError(
+            f"The userid '{userid}' or the address {address} was taken by another signup "
+            "just now: pick another userid, or log in if it was yours.",
+            kind=CONFLICT,
+        ) from None
     ctx.reply.send(
         address,
         f"pbem signup {userid}",

@@ -32,13 +32,15 @@ def database_url(environ: dict[str, str] | None = None) -> str:
 
 def make_engine(url: str | None = None) -> Engine:
     """An engine for `url` (default: database_url()), SQLite made safe for
-    several processes: WAL, a busy timeout, foreign keys, BEGIN IMMEDIATE."""
+    several processes: WAL, a busy timeout, foreign keys, BEGIN IMMEDIATE.
+    Its errors never show the statement's values (a password hash, a token
+    hash), so no log line can hold them."""
     url = url or database_url()
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True)
+        return create_engine(url, pool_pre_ping=True, hide_parameters=True)
     if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"timeout": 30})
+    engine = create_engine(url, connect_args={"timeout": 30}, hide_parameters=True)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
