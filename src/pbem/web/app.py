@@ -15,6 +15,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from ..server import Server
 from ..settings import Settings
 from . import account, api, board_page, browse, move_entry
+from .headers import SecurityHeaders, docs_policy, nonce
 from .recent import RecentAnswers
 from .session import secret_key
 from .templating import render
@@ -35,6 +36,7 @@ def create_app(server: Server, settings: Settings) -> FastAPI:
     app.state.server = server
     app.state.settings = settings
     app.state.board_json = RecentAnswers(2048)  # the API's boards, by all they show
+    app.add_middleware(SecurityHeaders)
     app.add_middleware(
         SessionMiddleware,
         secret_key=secret_key(settings),
@@ -80,14 +82,18 @@ def create_app(server: Server, settings: Settings) -> FastAPI:
 
 
 def api_documentation() -> HTMLResponse:
-    """Swagger UI on the OpenAPI document, from the vendored copy in static/."""
-    return get_swagger_ui_html(
+    """Swagger UI on the OpenAPI document, from the vendored copy in static/;
+    its inline start-up script runs by a nonce of this answer's own."""
+    page = get_swagger_ui_html(
         openapi_url="/openapi.json",
         title="pbem JSON API",
         swagger_js_url="/static/swagger/swagger-ui-bundle.js",
         swagger_css_url="/static/swagger/swagger-ui.css",
         swagger_favicon_url="/static/favicon.svg",
     )
+    key = nonce()
+    html = bytes(page.body).decode().replace("<script>", f'<script nonce="{key}">')
+    return HTMLResponse(html, headers={"Content-Security-Policy": docs_policy(key)})
 
 
 def page_error(request: Request, status: int, message: str) -> HTMLResponse:
