@@ -313,8 +313,9 @@ def test_a_whole_vasco_game_through_the_api(
     made = challenge(client, tokens["carol"], options=["-size=3"])
     assert made["ok"] is True and made["board"]["id"] == 1
     assert made["board"]["to_move"] == "alice" and made["board"]["next_move"] == 1
-    recipients = sorted(address for m in made["messages"] for address in m["to"])
-    assert recipients == ["alice@example.org", "bob@example.org", "carol@example.org"]
+    # the answer shows carol her own mail only; the players' went out all the same
+    assert sorted(address for m in made["messages"] for address in m["to"]) == ["carol@example.org"]
+    assert sent_to(server) == {"alice@example.org", "bob@example.org", "carol@example.org"}
     assert {m["subject"] for m in made["messages"]} == {"Vasco Board 1 alice"}
 
     first = move(client, tokens["alice"], "a0,0", 1, comment="Hello Bob")
@@ -322,10 +323,8 @@ def test_a_whole_vasco_game_through_the_api(
     result = first.json()
     assert result["ok"] is True and result["board"]["version"] == 1
     assert result["board"]["to_move"] == "bob"
-    assert {tuple(m["to"]) for m in result["messages"]} == {
-        ("alice@example.org",),
-        ("bob@example.org",),
-    }
+    assert {tuple(m["to"]) for m in result["messages"]} == {("alice@example.org",)}
+    assert sent_to(server, "Vasco Board 1 bob **") == {"alice@example.org", "bob@example.org"}
     assert all(m["subject"] == "Vasco Board 1 bob **" for m in result["messages"])
     assert all("Hello Bob" in m["body"] for m in result["messages"])
 
@@ -361,10 +360,10 @@ def test_the_api_sends_what_the_mail_command_sends(
     by_api = move(client, tokens["alice"], "a0,0", 1, board=1).json()["messages"]
     by_mail = server.handle("alice@example.org", "vasco move 2 alice pw-alice a0,0#1")
     assert [(m["to"], m["subject"].replace(" 1 ", " 2 ")) for m in by_api] == [
-        (list(m.to), m.subject) for m in by_mail
-    ]
+        (list(m.to), m.subject) for m in by_mail if m.to == ("alice@example.org",)
+    ]  # (the API answers with alice's own mails; bob's went to the outbox alike)
     assert [m["body"].replace("board 1", "board 2") for m in by_api] == [
-        m.body.replace("board 1", "board 2") for m in by_mail
+        m.body.replace("board 1", "board 2") for m in by_mail if m.to == ("alice@example.org",)
     ]
 
 
@@ -481,8 +480,9 @@ def test_resign_chat_and_queue(client: TestClient, server: Server, tokens: dict[
     challenge(client, tokens["alice"])
     chat = action(client, tokens["bob"], "chat", comment="Ready when you are")
     assert chat.status_code == 200, chat.text
-    to = {m["subject"]: m["to"] for m in chat.json()["messages"]}
-    assert to["Vasco Board 1 chat from bob"] == ["alice@example.org"]
+    # bob sees his receipt; the chat itself went to alice
+    assert [m["subject"] for m in chat.json()["messages"]] == ["Vasco Board 1 chat sent"]
+    assert "alice@example.org" in sent_to(server, "Vasco Board 1 chat from bob")
     refused(action(client, tokens["bob"], "chat"), 422, "A chat needs a message")
 
     refused(action(client, tokens["bob"], "queue"), 422, "Give the move to queue")
@@ -588,13 +588,15 @@ def test_any_command_through_the_api(
     shown = command("vasco show 1").json()["messages"]
     assert shown[0]["subject"] == "Vasco Board 1 alice"
     moved = move(client, tokens["alice"], "a0,0", 1).json()["messages"]
-    assert ["carol@example.org"] in [m["to"] for m in moved]  # the subscriber's copy
+    assert all(m["to"] == ["alice@example.org"] for m in moved)
+    assert "carol@example.org" in sent_to(server, "Vasco Board 1 bob")  # the subscriber's copy
     assert command("mail carol - digest").status_code == 200
     assert (
         client.get("/api/me", headers=bearer(tokens["carol"])).json()["mail_preference"] == "digest"
     )
     message = command("message carol - bob", body="Hi Bob").json()["messages"]
-    assert any(m["to"] == ["bob@example.org"] and "Hi Bob" in m["body"] for m in message)
+    assert all(m["to"] == ["carol@example.org"] for m in message)
+    assert "bob@example.org" in sent_to(server)
 
     refused(command("vasco subscribe alice - 1"), 403, "do not match")
     refused(command("vasco move 1 carol - a1,0"), 403, "carol does not play on board 1")
@@ -713,3 +715,44 @@ def test_the_board_json_is_never_stale(
     assert fresh()["position"]["position"]["tiles"][0]["orientation"] == "b"
     client.post("/api/vasco/boards/1/resign", headers=bob)  # before bob's first move: declined
     assert fresh()["status"] == "finished" and "declined" in fresh()["result"]["reason"]
+
+
+def sent_to(server: Server, subject: str | None = None) -> set[str]:
+    """Every address the outbox holds mail for (with that subject)."""
+    with server.sessions() as session:
+        rows = session.scalars(select(OutboxMessage)).all()
+    return {to for row in rows if subject in (None, row.subject) for to in row.recipients}
+
+
+def test_an_answer_never_shows_another_players_address_or_mail(
+    client: TestClient, server: Server, tokens: dict[str, str]
+) -> None:
+    """Challenge, queue, chat, message and move: each actor sees their own
+    mails only, never another player's address or queued move."""
+    challenge(client, tokens["alice"])
+    seen = [("alice", challenge(client, tokens["alice"])["messages"])]
+    queued = action(client, tokens["bob"], "queue", move="c-1,-1", **{"if": "b0,0"})
+    assert queued.status_code == 200, queued.text
+    seen.append(("bob", queued.json()["messages"]))
+    seen.append(("bob", action(client, tokens["bob"], "chat", comment="hi").json()["messages"]))
+    command = client.post(
+        "/api/command",
+        json={"command": "message alice - carol", "body": "hi"},
+        headers=bearer(tokens["alice"]),
+    )
+    assert command.status_code == 200, command.text
+    seen.append(("alice", command.json()["messages"]))
+    seen.append(("alice", move(client, tokens["alice"], "a0,0", 1).json()["messages"]))
+    for actor, messages in seen:
+        others = {"alice", "bob", "carol"} - {actor}
+        assert all(f"{name}@example.org" not in str(messages) for name in others), messages
+    # alice played otherwise: bob's queue is dropped, and only bob is told
+    assert "c-1,-1" not in str(seen[-1][1])
+    assert any("c-1,-1" in body for body in bodies_to(server, "bob@example.org"))
+    assert sent_to(server) >= {"alice@example.org", "bob@example.org", "carol@example.org"}
+
+
+def bodies_to(server: Server, address: str) -> list[str]:
+    with server.sessions() as session:
+        rows = session.scalars(select(OutboxMessage)).all()
+    return [row.body for row in rows if address in row.recipients]

@@ -293,8 +293,18 @@ def load_detail(server: Server, game: Game, board_id: int) -> BoardDetail:
 # ------------------------------------------------------------------- acting
 
 
-def mails(messages: Sequence[Outgoing]) -> list[MailOut]:
-    return [MailOut(to=list(m.to), subject=m.subject, body=m.body) for m in messages]
+def mails(server: Server, userid: str, messages: Sequence[Outgoing]) -> list[MailOut]:
+    """The mails a command sent to the token's user. The others' mails stay
+    out of the answer: they hold other players' addresses, and may tell of
+    their queued or submitted moves."""
+    with server.reads() as session:
+        user = find_user(session, userid)
+        own = {address.address_key for address in user.addresses} if user else set()
+    return [
+        MailOut(to=list(m.to), subject=m.subject, body=m.body)
+        for m in messages
+        if m.to and all(to.lower() in own for to in m.to)
+    ]
 
 
 def run(server: Server, userid: str, line: str, body: str = "") -> Sent:
@@ -339,10 +349,11 @@ def me(request: Request, userid: TokenUser) -> Me:
 )
 def command(request: Request, userid: TokenUser, sent: CommandRequest) -> CommandResult:
     """Run one command line for the token's user, exactly as a mail with
-    that Subject and body would, and return the mails it produced (they are
-    also delivered). Write `-` for your password: the token vouches for you
-    (changing the password, signing off and deleting the account still ask
-    for the real one). For everything the other operations do not cover:
+    that Subject and body would, and return the mails it sent you (all of
+    them are also delivered; the other players' are not shown here). Write
+    `-` for your password: the token vouches for you (changing the password,
+    signing off and deleting the account still ask for the real one). For
+    everything the other operations do not cover:
     `vasco subscribe alice - 12`, `trugo notify alice - on`,
     `vasco limit alice - 5`, `vacu seek alice - 2`, `mail alice - digest`,
     `vacation alice - on`, `vasco submit ...`/`confirm`, `vasco show 12#3`
@@ -353,8 +364,9 @@ def command(request: Request, userid: TokenUser, sent: CommandRequest) -> Comman
         raise HTTPException(422, "The command is empty: write one as a mail's Subject.")
     if words[0].lower() == "multiple":
         raise HTTPException(422, "'multiple' is for mail: send one command per request.")
-    messages = run(server_of(request), userid, sent.command, sent.body)
-    return CommandResult(messages=mails(messages))
+    server = server_of(request)
+    messages = run(server, userid, sent.command, sent.body)
+    return CommandResult(messages=mails(server, userid, messages))
 
 
 @router.get(
@@ -496,7 +508,9 @@ def challenge(
     assert messages.board is not None  # a challenge that ran made its board
     with server.reads() as session:
         board = session.get_one(Board, messages.board)
-        return ActionResult(board=board_detail(session, board), messages=mails(messages))
+        return ActionResult(
+            board=board_detail(session, board), messages=mails(server, userid, messages)
+        )
 
 
 @router.get(
@@ -578,7 +592,9 @@ def play(
     guard = "" if sent.number is None else f"#{sent.number}"
     line = f"{found.name} move {board_id} {userid} - {sent.move}{guard}"
     messages = run(server, userid, line, sent.comment)
-    return ActionResult(board=load_detail(server, found, board_id), messages=mails(messages))
+    return ActionResult(
+        board=load_detail(server, found, board_id), messages=mails(server, userid, messages)
+    )
 
 
 @router.post(
@@ -656,7 +672,9 @@ def act(
     else:
         line = head
     messages = run(server, userid, line, sent.comment)
-    return ActionResult(board=load_detail(server, found, board_id), messages=mails(messages))
+    return ActionResult(
+        board=load_detail(server, found, board_id), messages=mails(server, userid, messages)
+    )
 
 
 @router.api_route(

@@ -17,7 +17,8 @@ class ErrorBody(BaseModel):
 
 
 class MailOut(BaseModel):
-    """A mail the command sent (it is also in the outbox, for delivery)."""
+    """A mail the command sent you (it is also in the outbox, for delivery);
+    mails to other players are never shown."""
 
     to: list[str]
     subject: str
