@@ -123,7 +123,8 @@ def kind_of(row: OutboxMessage) -> str:
         return "nag"
     if row.subject.startswith("pbem digest"):
         return "digest"
-    return "forfeit" if "forfeited: no move" in row.body else ""
+    ended = ("forfeited: no move", "never answered the challenge")
+    return "forfeit" if any(words in row.body for words in ended) else ""
 
 
 def outcome(url: str, maildir: Path) -> dict[str, Any]:

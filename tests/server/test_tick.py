@@ -35,6 +35,7 @@ def board(server: Server) -> Board:
 
 def test_nag_once_a_day_after_the_nag_time_then_forfeit(server: Server, clock: Clock) -> None:
     start(server)
+    server.handle("bob@example.org", "vasco accept bob pw-bob")  # he took the challenge up
     clock.advance(days=6, hours=23)
     assert server.tick() == []
     clock.advance(hours=2)
@@ -66,6 +67,7 @@ def test_a_move_resets_the_clock(server: Server, clock: Clock) -> None:
 
 def test_vacation_stops_nags_and_forfeits(server: Server, clock: Clock) -> None:
     start(server)
+    server.handle("bob@example.org", "vasco accept bob pw-bob")  # (an answered challenge)
     messages = server.handle("bob@example.org", "vacation bob pw-bob on")
     assert [m.to for m in messages] == [("alice@example.org",), ("bob@example.org",)]
     clock.advance(days=60)
@@ -186,3 +188,25 @@ def test_each_due_board_is_its_own_transaction(
     assert server.tick() == []  # nagged: not due again for a day
     clock.advance(days=1)
     assert len(server.tick()) == 5
+
+
+def test_an_unanswered_challenge_times_out_unrated(server: Server, clock: Clock) -> None:
+    """Rating farming: mallory challenges carol again and again with the
+    shortest forfeit time and carol never answers. Each board ends, but
+    none is rated: carol keeps her 1600, mallory gains nothing."""
+    signup(server, "mallory", "carol")
+    for board in range(1, 6):
+        server.handle(
+            "mallory@example.org", "vasco challenge mallory carol --nagtime=1 --forfeittime=2"
+        )
+        server.handle("mallory@example.org", f"vasco move {board} mallory pw-mallory a0,0")
+    clock.advance(days=2, hours=1)
+    ended = server.tick()
+    assert (
+        sum("carol never answered the challenge in time; not rated" in m.body for m in ended) >= 5
+    )
+    with server.sessions() as session:
+        boards = session.scalars(select(Board)).all()
+        assert {(b.status, b.winner) for b in boards} == {("finished", None)}
+    [table] = server.handle("x@example.org", "vasco standings")
+    assert "No rated games yet." in table.body

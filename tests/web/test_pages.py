@@ -294,6 +294,19 @@ def test_a_challenge_from_the_game_page(server: Server, alice: TestClient, bob: 
     assert any("nobody" in f for f in flashes(refused.text))
 
 
+def test_a_stranger_cannot_challenge_from_the_web(
+    server: Server, alice: TestClient, bob: TestClient
+) -> None:
+    stranger = browser(server)
+    token = csrf(stranger, "/vasco")
+    sent = stranger.post(
+        "/vasco/challenge", data={"csrf": token, "first": "alice", "second": "bob"}
+    )
+    assert "/login" in str(sent.url) and any("Log in to challenge" in f for f in flashes(sent.text))
+    with server.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(Board)) == 0
+
+
 def test_the_account_page(server: Server, alice: TestClient) -> None:
     token = csrf(alice, "/account")
     alice.post("/account/mail", data={"csrf": token, "preference": "digest"})

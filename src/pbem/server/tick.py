@@ -36,7 +36,7 @@ from .context import Context
 from .footers import with_footers
 from .messages import Outgoing, Reply, queue_messages
 from .ratings import rate_finished_boards
-from .turns import end_board, loss_of
+from .turns import can_decline, end_board, loss_of
 
 ARCHIVE_AFTER = timedelta(days=14)
 DIGEST_EVERY = timedelta(days=1)
@@ -156,6 +156,14 @@ def nag(ctx: Context, board: Board, player: User, waited: timedelta) -> None:
 
 
 def forfeit(ctx: Context, board: Board, seat: int, reason: str) -> None:
+    """The player at `seat` loses on time; one who never moved on the board
+    nor accepted it never took up the challenge, and a challenge nobody
+    answered is not rated (or anyone could farm ratings off strangers)."""
+    if can_decline(board, seat):
+        name = players_of(board)[seat]
+        reason = f"{name} never answered the challenge in time; not rated"
+        end_board(ctx, board, rebuild(board), None, reason, counts_in_ratings=False)
+        return
     end_board(ctx, board, rebuild(board), *loss_of(board, seat, reason))
 
 

@@ -105,8 +105,13 @@ def game_page(request: Request, game_name: str, show: str = "active") -> HTMLRes
 
 @router.post("/{game_name}/challenge", dependencies=[Depends(check_csrf)])
 def challenge(request: Request, game_name: str, form: PostedForm) -> RedirectResponse:
-    """The challenge form: two players (you among them, or not), options, timing."""
+    """The challenge form: two players (you among them, or not), options,
+    timing; for logged-in players only (a stranger must not start boards
+    in other people's names)."""
     game = game_or_404(game_name)
+    if current_userid(request) is None:
+        flash(request, "Log in to challenge: a challenge comes from a player.", "error")
+        return RedirectResponse(f"/login?next=/{game.name}%23challenge", status_code=303)
     words = [game.name, "challenge", str(form.get("first", "")), str(form.get("second", ""))]
     words += str(form.get("options", "")).split()
     for name in ("nagtime", "forfeittime", "totaltime"):
