@@ -307,6 +307,42 @@ def test_a_stranger_cannot_challenge_from_the_web(
         assert session.scalar(select(func.count()).select_from(Board)) == 0
 
 
+def test_logging_out_and_a_new_password_end_every_session(
+    server: Server, alice: TestClient
+) -> None:
+    copied = browser(server)  # the same cookie, stolen or in another browser
+    copied.cookies.update(alice.cookies)
+    assert copied.get("/account").status_code == 200
+    alice.post("/logout", data={"csrf": csrf(alice, "/account")})
+    assert copied.get("/account").status_code == 403  # the copy died with the log-out
+    again = browser(server)
+    token = csrf(again, "/login")
+    again.post("/login", data={"csrf": token, "userid": "alice", "password": "pw-alice"})
+    other = browser(server)
+    other.cookies.update(again.cookies)
+    assert other.get("/account").status_code == 200
+    token = csrf(again, "/account")
+    again.post("/account/password", data={"csrf": token, "current": "pw-alice", "new": "newpass1"})
+    assert again.get("/account").status_code == 200  # the one that changed it goes on
+    assert other.get("/account").status_code == 403  # every other session ended
+
+
+def test_a_new_token_never_sits_in_the_session_cookie(server: Server, alice: TestClient) -> None:
+    import base64
+
+    made = alice.post(
+        "/account/token",
+        data={"csrf": csrf(alice, "/account"), "label": "x"},
+        follow_redirects=False,  # the answer itself shows it: no redirect through the cookie
+    )
+    shown = re.search(r'id="new-token">(pbem_[^<]+)<', made.text)
+    assert made.status_code == 200 and shown
+    for cookie in made.headers.get_list("set-cookie"):
+        value = cookie.split(";")[0].partition("=")[2]
+        payload = base64.b64decode(value.split(".")[0] + "==").decode("utf-8", "replace")
+        assert shown.group(1) not in payload and "new_token" not in payload
+
+
 def test_the_account_page(server: Server, alice: TestClient) -> None:
     token = csrf(alice, "/account")
     alice.post("/account/mail", data={"csrf": token, "preference": "digest"})

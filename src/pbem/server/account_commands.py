@@ -141,6 +141,7 @@ def change(ctx: Context, words: list[str]) -> None:
     if words[0].lower() == "password":
         old_hash = user.password_hash
         user.password_hash = new_password_hash(check_password(words[3]))
+        user.session_generation += 1  # every web session logged in with the old one ends
         password_changed(old_hash)
         ctx.reply.send(
             main_address(user),

@@ -10,12 +10,13 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..store import Board, ProcessedMessage, reading
+from ..store import Board, ProcessedMessage, User, reading
 from ..store.boards import StaleBoard, finished_here, rebuild
-from .accounts import authenticate
+from .accounts import authenticate, find_user
 from .board_mail import board_body, subject
 from .context import Context
 from .dispatch import run_command
@@ -239,6 +240,22 @@ class Server:
             except PasswordWork as work:
                 work.do()  # argon2, with no session open; then again
         raise RuntimeError("a log-in needed more than one password check")
+
+    def session_generation(self, userid: str) -> int | None:
+        """The count a web session of this player must carry to be valid
+        (None: no such player, so no session is)."""
+        with self.reads() as session:
+            user = find_user(session, userid)
+            return None if user is None else user.session_generation
+
+    def end_sessions(self, userid: str) -> None:
+        """Void every web session of this player (logging out)."""
+        with self.sessions.begin() as session:
+            session.execute(
+                update(User)
+                .where(User.userid_key == userid.lower())
+                .values(session_generation=User.session_generation + 1)
+            )
 
     def _seen(self, key: str) -> bool:
         with self.reads() as session:

@@ -31,6 +31,9 @@ class User(Base):
     digest_sent_at: Mapped[datetime | None]  # the last daily digest
     signed_off: Mapped[bool] = mapped_column(default=False)  # left; cannot be challenged
     created_at: Mapped[datetime]
+    # Web sessions carry the count they were made under; logging out and a
+    # new password move it on, which voids every older session.
+    session_generation: Mapped[int] = mapped_column(default=0, server_default="0")
 
     addresses: Mapped[list[Address]] = relationship(
         back_populates="user", cascade="all, delete-orphan", order_by="Address.id", lazy="selectin"

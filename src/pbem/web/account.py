@@ -107,7 +107,11 @@ def account_user(request: Request) -> str:
 
 @router.get("/account", response_class=HTMLResponse)
 def account(request: Request) -> HTMLResponse:
-    userid = account_user(request)
+    return account_page(request, account_user(request))
+
+
+def account_page(request: Request, userid: str, new_token: str | None = None) -> HTMLResponse:
+    """The account page; with a token just made, that token, shown this once."""
     with server_of(request).reads() as session:
         user = find_user(session, userid)
         if user is None:  # deleted meanwhile
@@ -123,12 +127,11 @@ def account(request: Request) -> HTMLResponse:
             "addresses": addresses,
             "tokens": [(t.id, t.label, t.created_at, t.last_used_at) for t in tokens],
         }
-    new_token = request.session.pop("new_token", None)
     return render(request, "account.html", title="Your account", new_token=new_token, **details)
 
 
 @router.post("/account/{what}", dependencies=[Depends(check_csrf)])
-def change(request: Request, what: str, form: PostedForm) -> RedirectResponse:
+def change(request: Request, what: str, form: PostedForm) -> Response:
     """One form of the account page, as the command it stands for."""
     userid = account_user(request)
     value = {name: str(form.get(name, "")).strip() for name in form}
@@ -145,12 +148,19 @@ def change(request: Request, what: str, form: PostedForm) -> RedirectResponse:
     else:
         raise HTTPException(404, f"The account page has no form {what[:20]!r}.")
     outcome = act(request, line)
+    if what == "password" and outcome.ok:
+        # The new password ended every session, this one included: start it
+        # again (its forms stay valid in the pages already open).
+        token = request.session.get("csrf")
+        log_in(request, userid)
+        request.session["csrf"] = token or request.session["csrf"]
     flash(request, outcome.error or "Saved.", "ok" if outcome.ok else "error")
     return RedirectResponse("/account", status_code=303)
 
 
-def make_token(request: Request, userid: str, label: str) -> RedirectResponse:
-    """A new API token, shown once on the next page; only its hash is kept."""
+def make_token(request: Request, userid: str, label: str) -> HTMLResponse:
+    """A new API token, shown once, on the page this form answers with (never
+    kept in the session cookie); only its hash is stored."""
     token = "pbem_" + secrets.token_urlsafe(30)
     server = server_of(request)
     with server.sessions.begin() as session:
@@ -165,8 +175,7 @@ def make_token(request: Request, userid: str, label: str) -> RedirectResponse:
                 created_at=server.clock(),
             )
         )
-    request.session["new_token"] = token
-    return RedirectResponse("/account#tokens", status_code=303)
+    return account_page(request, userid, new_token=token)
 
 
 @router.post("/account/token/{token_id}/delete", dependencies=[Depends(check_csrf)])

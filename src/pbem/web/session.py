@@ -33,18 +33,40 @@ def secret_key(settings: Settings) -> str:
 
 
 def current_userid(request: Request) -> str | None:
+    """The logged-in player, if the session is still theirs: made under the
+    player's current session count (logging out and a new password move it
+    on, so a copied cookie dies with them). Checked once per request."""
+    checked = request.scope.setdefault("pbem.userid", ("unchecked",))
+    if checked != ("unchecked",):
+        return checked[0]
     userid = request.session.get("userid")
-    return userid if isinstance(userid, str) else None
+    valid = None
+    if isinstance(userid, str):
+        generation = request.app.state.server.session_generation(userid)
+        if generation is not None and request.session.get("generation") == generation:
+            valid = userid
+        else:
+            request.session.clear()  # voided: logged out elsewhere, or a new password
+    request.scope["pbem.userid"] = (valid,)
+    return valid
 
 
 def log_in(request: Request, userid: str) -> None:
     request.session.clear()  # a fresh session (and token) at each log-in
     request.session["userid"] = userid
+    request.session["generation"] = request.app.state.server.session_generation(userid)
     request.session["csrf"] = secrets.token_urlsafe(24)
+    request.scope["pbem.userid"] = (userid,)
 
 
 def log_out(request: Request) -> None:
+    """End this session and every other of the player (a cookie copied
+    before logging out no longer works)."""
+    userid = request.session.get("userid")
+    if isinstance(userid, str):
+        request.app.state.server.end_sessions(userid)
     request.session.clear()
+    request.scope["pbem.userid"] = (None,)
 
 
 def csrf_token(request: Request) -> str:
