@@ -1,7 +1,8 @@
 """Every kind of refusal, mailed through each real door (the SMTP listener,
 `pbem receive` and the IMAP poller), on SQLite and PostgreSQL: each mail is
 taken (never "try again later"), answered once with the reason, threaded to
-the mail it answers, and changes nothing. `multiple` runs every line.
+the mail it answers, and changes nothing. `multiple` runs every line, and
+answers its refused lines in one mail.
 
 Mails come with and without a Message-ID, as replies (In-Reply-To) and as
 multipart mail, the way mail programs send them."""
@@ -238,7 +239,7 @@ def test_every_refusal_is_answered_once_through_the_door(
 
 
 @pytest.mark.parametrize("door_name", list(DOORS))
-def test_multiple_runs_every_line_and_answers_each(
+def test_multiple_runs_every_line_and_answers_in_one_mail_for_the_refused(
     server: Server, door_name: str, tmp_path: Path
 ) -> None:
     before = len(answers(server))
@@ -256,11 +257,14 @@ def test_multiple_runs_every_line_and_answers_each(
         door.close()
     replies = answers(server)[before:]
     subjects = [reply.subject for reply in replies]
-    assert subjects[:2] == [
-        "pbem error: vasco move 1 bob bobpass1 a3,0",
-        "pbem error: vasco move 1 bob wrongpass b1,0",
-    ]
-    assert subjects[2:4] == ["Vasco Board 1 ann", "Vasco Board 1 ann"]  # to ann and to bob
-    assert subjects[4] == "Vasco Board 1 ann"  # the show
-    assert len(replies) == 5
+    assert subjects[:2] == ["Vasco Board 1 ann", "Vasco Board 1 ann"]  # to ann and to bob
+    assert subjects[2] == "Vasco Board 1 ann"  # the show
+    # the refused lines, answered together in one mail (never one per line)
+    assert subjects[3] == "pbem error: multiple" and len(replies) == 4
+    refusal = replies[3].body
+    assert "2 of the 4 commands" in refusal
+    assert "Line 1: vasco move 1 bob bobpass1 a3,0" in refusal
+    assert "the tile touches no tile on the board" in refusal
+    assert "Line 2: vasco move 1 bob wrongpass b1,0" in refusal and "do not match" in refusal
+    assert replies[3].recipients == [BOB]
     assert board_version(server) == 2

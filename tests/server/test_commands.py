@@ -523,6 +523,17 @@ def test_showas_and_preview_change_nothing(server: Server) -> None:
     assert board_row(server).version == 1
 
 
+def test_a_forged_multiple_makes_one_mail_not_fifty(server: Server) -> None:
+    """Backscatter: fifty bad lines from a forged From cost the victim one mail."""
+    body = "\n".join(f"vasco move {n} nobody guess{n} a0,0" for n in range(50))
+    messages = server.handle("victim@example.org", "multiple", body, "<forged@x>")
+    assert [(m.to, m.subject) for m in messages] == [
+        (("victim@example.org",), "pbem error: multiple")
+    ]
+    assert "50 of the 50 commands" in messages[0].body
+    assert server.handle("victim@example.org", "multiple", body, "<forged@x>") == []
+
+
 def test_message_and_all_show(server: Server) -> None:
     challenge(server)
     messages = server.handle("alice@example.org", "message alice pw-alice bob", "Hello Bob")
@@ -545,7 +556,9 @@ def test_multiple_runs_each_line_as_its_own_command(server: Server) -> None:
     subjects = [m.subject for m in messages]
     assert subjects[:2] == ["Vasco Board 1 alice", "Vasco Board 1 alice"]
     assert subjects[2:4] == ["Vasco Board 1 bob", "Vasco Board 1 bob"]
-    assert subjects[4] == "pbem error: vasco move 1 bob x b1,0"
+    assert subjects[4:] == ["pbem error: multiple"]  # one answer for the refused lines
+    assert "1 of the 3 commands" in messages[4].body
+    assert "Line 3: vasco move 1 bob x b1,0" in messages[4].body
     assert board_row(server).version == 1
     [error] = server.handle("alice@example.org", "multiple", "")
     assert "'multiple' stands alone" in error.body

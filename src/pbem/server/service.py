@@ -153,10 +153,28 @@ class Server:
                 by_mail=by_mail,
             )
         messages = Sent()
+        refused: list[str] = []
         for number, text in enumerate(lines, 1):
             key = None if message_id is None else f"{message_id} line {number}"
+            for message in self._one(
+                sender, text, "", message_id, key, trusted=trusted, mail_errors=False,
+                by_mail=by_mail,
+            ):  # fmt: skip
+                if message.error is None:
+                    messages.append(message)
+                else:
+                    refused.append(f"Line {number}: {text[:200]}\n  {message.error}")
+        if refused:
+            # One answer for all the refused lines: a mail with a forged From
+            # makes one mail to that address, not one per line.
+            done = len(lines) - len(refused)
+            summary = (
+                f"{len(refused)} of the {len(lines)} commands of your 'multiple' mail were "
+                f"refused ({done} ran):\n\n" + "\n\n".join(refused)
+            )
+            key = None if message_id is None else f"{message_id} refusals"
             messages.extend(
-                self._one(sender, text, "", message_id, key, trusted=trusted, by_mail=by_mail)
+                self._one(sender, line, "", message_id, key, CommandError(summary), by_mail=by_mail)
             )
         return messages
 
@@ -211,6 +229,11 @@ class Server:
         except (CommandError, StaleBoard) as problem:
             error = problem if isinstance(problem, CommandError) else raced(problem)
             if not mail_errors:
+                if key is not None:  # (a line of a mail: it counts as handled)
+                    with self.sessions.begin() as session:
+                        if not first_time(session, key, now):
+                            return Sent()
+                        return Sent([self._error_mail(session, sender, line, body, error)])
                 with self.reads() as session:
                     return Sent([self._error_mail(session, sender, line, body, error)])
             # One transaction records the mail and queues its answer; the answer
