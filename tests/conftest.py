@@ -93,3 +93,12 @@ def engine(database_url: str) -> Iterator[Engine]:
     engine = make_engine(database_url)
     yield engine
     engine.dispose()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_password_failures() -> None:
+    """Each test starts with no wrong passwords counted (server/throttle.py
+    counts them per process, and many tests send wrong ones on purpose)."""
+    from pbem.server.throttle import forget_failures
+
+    forget_failures()

@@ -137,7 +137,7 @@ def change(ctx: Context, words: list[str]) -> None:
     if not words or words[0].lower() not in ("password", "address"):
         raise CommandError(f"Write this command as: {form}")
     usage(form, words, 4)
-    user = authenticate(ctx.session, words[1], words[2])
+    user = authenticate(ctx.session, words[1], words[2], ctx.sender)
     if words[0].lower() == "password":
         old_hash = user.password_hash
         user.password_hash = new_password_hash(check_password(words[3]))
@@ -224,7 +224,7 @@ def signoff(ctx: Context, words: list[str]) -> None:
     """Leave the server: resign every active board, no more board mail, no
     more challenges. `signon` comes back."""
     usage("signoff USERID PASSWORD", words, 2)
-    user = authenticate(ctx.session, words[0], words[1])
+    user = authenticate(ctx.session, words[0], words[1], ctx.sender)
     boards = boards_of(ctx.session, user.id, active=True)
     for board in boards:
         end_by_resignation(ctx, board, rebuild(board), seat_of(board, user))
@@ -255,7 +255,7 @@ def signon(ctx: Context, words: list[str]) -> None:
 def delete_account(ctx: Context, words: list[str]) -> None:
     """`delete USERID PASSWORD`: remove an account that has never played."""
     usage("delete USERID PASSWORD", words, 2)
-    user = authenticate(ctx.session, words[0], words[1])
+    user = authenticate(ctx.session, words[0], words[1], ctx.sender)
     played = ctx.session.scalar(select(BoardPlayer).where(BoardPlayer.user_id == user.id).limit(1))
     if played is not None:
         raise CommandError(

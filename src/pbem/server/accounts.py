@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from ..store import Address, User
 from .errors import FORBIDDEN, NOT_FOUND, CommandError
 from .passwords import password_matches
+from .throttle import check_allowed, record_failure
 
 _WORD = re.compile(r"[!#-&(-9;-~]{1,64}")  # printable ASCII without space, quotes and ':'
 _USERID = re.compile(r"[!#-&(-9;-~]{2,32}")
@@ -60,14 +61,18 @@ def user_named(session: Session, userid: str) -> User:
     return user
 
 
-def authenticate(session: Session, userid: str, password: str) -> User:
+def authenticate(session: Session, userid: str, password: str, source: str = "") -> User:
     """The user if the password is theirs; otherwise one error for both
     cases, so a wrong guess does not tell which userids exist. Raises
-    PasswordWork when argon2 must run first (outside the transaction)."""
+    PasswordWork when argon2 must run first (outside the transaction).
+    Too many recent failures for the userid or from `source` (the sender's
+    address, the client's) refuse without checking (server/throttle.py)."""
+    check_allowed(userid, source)
     user = find_user(session, userid)
     if password_matches(None if user is None else user.password_hash, password):
         assert user is not None
         return user
+    record_failure(userid, source)
     raise CommandError(
         f"The userid '{userid[:40]}' and that password do not match. Userids ignore "
         "case; passwords do not.",

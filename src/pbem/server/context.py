@@ -46,7 +46,7 @@ def login(ctx: Context, userid: str, password: str) -> User:
     password proves. Changing a password or leaving always asks for it."""
     if ctx.trusted_user is not None and userid.lower() == ctx.trusted:
         return ctx.trusted_user
-    return authenticate(ctx.session, userid, password)
+    return authenticate(ctx.session, userid, password, ctx.sender)
 
 
 def usage(form: str, words: list[str], least: int, most: int | None = None) -> None:

@@ -253,13 +253,14 @@ class Server:
                 return Sent()  # the same mail, run by another process at the same moment
             raise
 
-    def check_login(self, userid: str, password: str) -> str:
+    def check_login(self, userid: str, password: str, source: str = "") -> str:
         """The userid as its owner spelled it, if the password is theirs (a
-        door's log-in form); the command layer's refusal otherwise."""
+        door's log-in form, `source` the client's address); the command
+        layer's refusal otherwise."""
         for _ in range(PASSWORD_ROUNDS):
             try:
                 with self.reads() as session:
-                    return authenticate(session, userid, password).userid
+                    return authenticate(session, userid, password, source).userid
             except PasswordWork as work:
                 work.do()  # argon2, with no session open; then again
         raise RuntimeError("a log-in needed more than one password check")

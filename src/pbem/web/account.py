@@ -77,7 +77,8 @@ def login(request: Request, form: PostedForm) -> Response:
     password = str(form.get("password", ""))
     target = safe_next(str(form.get("next", "/")))
     try:
-        name = server_of(request).check_login(userid, password)
+        source = f"web {request.client.host}" if request.client else ""
+        name = server_of(request).check_login(userid, password, source)
     except CommandError as error:
         return render(
             request, "login.html", status_code=403, title="Log in", error=error.message, next=target
