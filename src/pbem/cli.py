@@ -95,11 +95,9 @@ def mail_command(name: str, words: Sequence[str], out: TextIO) -> int:
     allowed = ["--once"] if name == "poll" else []
     if any(word not in allowed for word in words):
         raise UsageError(f"'pbem {name}' takes {' '.join(allowed) or 'no arguments'}.\n\n{USAGE}")
-    logging.basicConfig(
-        level=logging.INFO,
-        format="%(asctime)s %(name)s %(levelname)s %(message)s",
-        stream=sys.stderr,
-    )
+    from .logs import configure
+
+    configure()
     config = settings()
     if name == "serve":
         from .serve import serve

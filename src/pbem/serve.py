@@ -50,6 +50,7 @@ def web_server(server: Server, settings: Settings) -> uvicorn.Server:
         host=settings.web_host,
         port=settings.web_port,
         log_level="info",
+        log_config=None,  # our logging (pbem.logs): one format, rate-limited
         access_log=False,  # form posts are logged by path only, never their fields
     )
     return uvicorn.Server(config)

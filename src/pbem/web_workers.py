@@ -49,15 +49,17 @@ def run_worker(settings: Settings, url: str, sock: socket.socket) -> None:
     until SIGTERM or SIGINT (uvicorn finishes the requests in hand first)."""
     import uvicorn
 
+    from .logs import configure
     from .server import Server
     from .store import make_engine, session_factory
     from .web import create_app
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    configure()
     engine = make_engine(url)
     config = uvicorn.Config(
         create_app(Server(session_factory(engine)), settings),
         log_level="warning",
+        log_config=None,  # our logging (pbem.logs): one format, rate-limited
         access_log=False,  # form posts are logged by path only, never their fields
     )
     try:
