@@ -16,6 +16,7 @@ from ..server import Server
 from ..settings import Settings
 from . import account, api, board_page, browse, move_entry
 from .headers import SecurityHeaders, docs_policy, nonce
+from .limits import BodyLimit
 from .recent import RecentAnswers
 from .session import secret_key
 from .templating import render
@@ -37,6 +38,7 @@ def create_app(server: Server, settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.state.board_json = RecentAnswers(2048)  # the API's boards, by all they show
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(BodyLimit)
     app.add_middleware(
         SessionMiddleware,
         secret_key=secret_key(settings),
