@@ -17,6 +17,7 @@ from typing import TextIO
 
 import uvicorn
 
+from .connections import CappedHttp
 from .mail.delivery import delivery_loop, transport_for
 from .mail.listener import start_listener
 from .server import Server
@@ -51,6 +52,7 @@ def web_server(server: Server, settings: Settings) -> uvicorn.Server:
         port=settings.web_port,
         log_level="info",
         log_config=None,  # our logging (pbem.logs): one format, rate-limited
+        http=CappedHttp,  # at most so many connections from one address
         access_log=False,  # form posts are logged by path only, never their fields
     )
     return uvicorn.Server(config)

@@ -49,6 +49,7 @@ def run_worker(settings: Settings, url: str, sock: socket.socket) -> None:
     until SIGTERM or SIGINT (uvicorn finishes the requests in hand first)."""
     import uvicorn
 
+    from .connections import CappedHttp
     from .logs import configure
     from .server import Server
     from .store import make_engine, session_factory
@@ -60,6 +61,7 @@ def run_worker(settings: Settings, url: str, sock: socket.socket) -> None:
         create_app(Server(session_factory(engine)), settings),
         log_level="warning",
         log_config=None,  # our logging (pbem.logs): one format, rate-limited
+        http=CappedHttp,  # at most so many connections from one address
         access_log=False,  # form posts are logged by path only, never their fields
     )
     try:

@@ -16,6 +16,7 @@ from typing import Any
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from ..connections import CappedSmtp
 from ..server import Server
 from ..settings import Settings
 from .receive import receive
@@ -62,11 +63,18 @@ class CommandHandler:
         return "250 OK: the command ran; the reply is on its way"
 
 
+class CappedController(Controller):
+    """aiosmtpd's controller, serving with connections capped per address."""
+
+    def factory(self) -> CappedSmtp:
+        return CappedSmtp(self.handler, **self.SMTP_kwargs)
+
+
 def start_listener(
     server: Server, settings: Settings, wake: threading.Event | None = None
 ) -> Controller:
     """Start listening (in a thread of its own); `.stop()` ends it."""
-    controller = Controller(
+    controller = CappedController(
         CommandHandler(server, settings, wake),
         hostname=settings.smtp_host,
         port=settings.smtp_port,
