@@ -87,3 +87,14 @@ def test_the_web_login_is_throttled_by_userid(server: Server, seconds: Seconds) 
         follow_redirects=False,
     )  # fmt: skip
     assert right.status_code == 303
+
+
+def test_api_token_guessing_is_throttled_by_source(server: Server, seconds: Seconds) -> None:
+    client = TestClient(create_app(server, Settings(secret_key="k" * 40)))
+    answers = [
+        client.get("/api/me", headers={"Authorization": f"Bearer pbem_guess{n}"}).status_code
+        for n in range(PER_SOURCE + 1)
+    ]
+    assert answers[:PER_SOURCE] == [401] * PER_SOURCE and answers[-1] == 429
+    seconds.now += WINDOW + 1
+    assert client.get("/api/me", headers={"Authorization": "Bearer pbem_x"}).status_code == 401

@@ -65,14 +65,14 @@ FAILURES = Failures()
 def check_allowed(userid: str, source: str) -> None:
     """Refuse before any password check when the userid or the source has
     failed too often lately."""
-    waits = [FAILURES.wait(f"user:{userid.lower()}", PER_USERID)]
+    waits = [FAILURES.wait(f"user:{userid.lower()}", PER_USERID)] if userid else [0.0]
     if source:
         waits.append(FAILURES.wait(f"from:{source.lower()}", PER_SOURCE))
     wait = max(waits)
     if wait > 0:
         minutes = math.ceil(wait / 60)
         raise CommandError(
-            f"Too many wrong passwords lately for '{userid[:40]}' or from your address: "
+            f"Too many wrong passwords lately for '{userid[:40] or 'you'}' or from your address: "
             f"no password is checked for it for {minutes} more minute"
             f"{'s' if minutes != 1 else ''}. Try again then.",
             kind=FORBIDDEN,
@@ -80,7 +80,9 @@ def check_allowed(userid: str, source: str) -> None:
 
 
 def record_failure(userid: str, source: str) -> None:
-    FAILURES.add(f"user:{userid.lower()}")
+    """Count a wrong password (or, with no userid, an unknown API token)."""
+    if userid:
+        FAILURES.add(f"user:{userid.lower()}")
     if source:
         FAILURES.add(f"from:{source.lower()}")
 

@@ -44,6 +44,7 @@ from ..server.board_mail import players_of
 from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandError
 from ..server.messages import Outgoing, Sent
 from ..server.standings import SECTION_SIZE, standing_sections
+from ..server.throttle import check_allowed, record_failure
 from ..server.view_commands import play_moves
 from ..store import ApiToken, Board, User, Vote
 from ..store.boards import options_of, rebuild
@@ -112,6 +113,11 @@ def token_user(
         if request.headers.get("authorization"):
             raise unauthorized(f"The Authorization header is not 'Bearer TOKEN': {GET_TOKEN}")
         return None
+    source = f"web {request.client.host}" if request.client else ""
+    try:
+        check_allowed("", source)  # a token guesser is throttled like a password guesser
+    except CommandError as error:
+        raise HTTPException(429, error.message) from None
     server = server_of(request)
     with server.reads() as session:
         found = session.execute(
@@ -120,6 +126,7 @@ def token_user(
             .where(ApiToken.token_hash == token_hash(credentials.credentials))
         ).first()
     if found is None:
+        record_failure("", source)
         raise unauthorized(f"That API token is not known (revoked, or mistyped): {GET_TOKEN}")
     token_id, last_used, userid = found
     now = server.clock()
