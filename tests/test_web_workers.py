@@ -41,11 +41,13 @@ def start(
         "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/pbem.sqlite3",
         "PBEM_WEB_PORT": str(web_port),
         "PBEM_SMTP_PORT": str(free_port()),
-        "PBEM_MAILDIR": str(tmp_path / "mail"),
         "PBEM_WEB_WORKERS": str(workers),
     }
     if key:
         env["PBEM_SECRET_KEY"] = "w" * 40
+        env["PBEM_MAILDIR"] = str(tmp_path / "mail")
+    # else the key and the Maildir go to var/, which nothing made beforehand
+    # (the database is outside it, as a PostgreSQL one would be)
     return subprocess.Popen(
         [sys.executable, "-m", "pbem.cli", "serve"],
         env=env,
@@ -98,8 +100,7 @@ def test_two_web_processes_serve_one_database_and_a_dead_one_is_replaced(
             env={
                 **os.environ,
                 "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/pbem.sqlite3",
-                "PBEM_MAILDIR": str(tmp_path / "mail"),
-            },
+                    },
             cwd=tmp_path,
             check=True,
             capture_output=True,
@@ -183,3 +184,4 @@ def test_every_worker_reads_the_sessions_of_the_others(tmp_path: Path) -> None:
         output, _ = server.communicate(timeout=60)
     assert server.returncode == 0, output
     assert (tmp_path / "var" / "secret_key").exists()
+    assert (tmp_path / "var" / "mail" / "new").is_dir()

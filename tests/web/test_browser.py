@@ -300,3 +300,17 @@ def test_the_api_documentation_renders_from_vendored_files(ui: UI) -> None:
     expect(reader.page.locator(".opblock-summary-path").first).to_be_visible()
     reader.shot("docs")
     ui.check()
+
+
+def test_logging_out_ends_a_copied_session_in_the_browser(ui: UI) -> None:
+    """A session cookie copied to another browser dies when its owner logs out."""
+    ann = ui.player("ann")
+    ann.signup()
+    thief = ui.player("thief")
+    thief.context.add_cookies(ann.context.cookies())
+    thief.goto("/")
+    expect(thief.page.locator("header .who")).to_contain_text("ann")
+    ann.logout()
+    thief.goto("/")
+    expect(thief.page.locator("header .who")).to_contain_text("log in")
+    ui.check()
