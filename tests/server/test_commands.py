@@ -729,3 +729,16 @@ def test_a_race_lost_outside_a_move_is_a_refusal_not_a_crash(
     [error] = server.handle("bob@example.org", "vasco resign 1 bob pw-bob")
     assert error.error_kind == "conflict" and "Board 1 has moved on" in error.body
     assert board_row(server).status == "active"
+
+
+def test_a_new_board_mail_names_the_challenger_never_their_address(server: Server) -> None:
+    signup(server, "alice", "bob")
+    mails = server.handle("alice@example.org", "vasco challenge alice bob")
+    to_bob = [m for m in mails if m.to == ("bob@example.org",)]
+    assert to_bob and "from a challenge sent by alice." in to_bob[0].body
+    assert all("alice@example.org" not in m.body for m in to_bob)
+    stranger = server.handle("nobody@example.org", "vasco challenge alice bob")
+    assert all(
+        "nobody@example.org" not in m.body for m in stranger if m.to != ("nobody@example.org",)
+    )
+    assert "sent by someone without an account here" in stranger[0].body

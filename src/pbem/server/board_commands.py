@@ -18,6 +18,7 @@ from ..store import Board, PendingMove, User
 from ..store.boards import StaleBoard, apply_move, create_board, rebuild
 from . import turns, votes
 from .accounts import (
+    find_address,
     main_address,
     user_named,
 )
@@ -119,12 +120,21 @@ def challenge(ctx: Context, game: Game, words: list[str]) -> None:
     new_board_news(ctx, board)
     state = rebuild(board)
     opening = (
-        f"A new {game.title} board, from a challenge sent by {ctx.sender}.\n"
+        f"A new {game.title} board, from a challenge sent by {challenger(ctx)}.\n"
         f"To decline, resign before your first move ('{game.name} resign {board.id} USERID "
         f"PASSWORD'); a declined board is not rated. '{game.name} accept USERID PASSWORD' "
         "accepts.\n\n"
     )
     send_board(ctx, board, state, opening=opening)
+
+
+def challenger(ctx: Context) -> str:
+    """Who sent a challenge, as the players may see it: a userid, never an
+    address (the board mail goes to both players and every subscriber)."""
+    if ctx.trusted_user is not None:
+        return ctx.trusted_user.userid
+    address = find_address(ctx.session, ctx.sender)
+    return address.user.userid if address is not None else "someone without an account here"
 
 
 def your_turn(
