@@ -100,7 +100,7 @@ def test_two_web_processes_serve_one_database_and_a_dead_one_is_replaced(
             env={
                 **os.environ,
                 "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/pbem.sqlite3",
-                    },
+            },
             cwd=tmp_path,
             check=True,
             capture_output=True,
