@@ -21,7 +21,7 @@ from aiosmtpd.smtp import SMTP
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 log = logging.getLogger("pbem.connections")
-MAX_PER_SOURCE = 64  # open connections from one address, per door and process
+MAX_PER_SOURCE = 256  # open connections from one address, per door and process (a relay sends many)
 FIRST_REQUEST_SECONDS = 10.0
 SMTP_IDLE_SECONDS = 60
 

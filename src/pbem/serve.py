@@ -4,7 +4,9 @@ when a mailbox is configured, the IMAP poller; logging to the console."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import resource
 import signal
 import sys
 import threading
@@ -28,6 +30,17 @@ from .web.session import secret_key
 from .web_workers import WebWorkers, worker_count
 
 log = logging.getLogger("pbem.serve")
+
+
+def more_files() -> None:
+    """Allow this process as many open files as the system lets it (each
+    connection is one): the per-address caps then bound what one abuser can
+    hold, not the soft limit everyone shares."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def tick_loop(server: Server, seconds: float, stop: threading.Event, wake: threading.Event) -> None:
@@ -105,6 +118,7 @@ def serve(
 ) -> None:
     """Run until `stop` is set (or SIGINT/SIGTERM)."""
     stop = stop or threading.Event()
+    more_files()
     # Mails link to the pages; every web process signs sessions with the one
     # key (made here once if there is none yet, so workers never race to).
     settings = replace(settings, web_url=settings.public_url, secret_key=secret_key(settings))

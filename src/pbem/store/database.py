@@ -11,7 +11,10 @@ the boards' version check settles races.
 
 from __future__ import annotations
 
+import fcntl
 import os
+import sqlite3
+import time
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -46,7 +49,7 @@ def make_engine(url: str | None = None) -> Engine:
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
+        wal_mode(cursor)
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
@@ -60,6 +63,20 @@ def make_engine(url: str | None = None) -> Engine:
 
 
 READING = "pbem_reading"  # the execution option of sessions that only read
+
+
+def wal_mode(cursor: Any) -> None:
+    """Switch to write-ahead logging. SQLite answers "database is locked" at
+    once, without waiting, while another process is making a new database's
+    file WAL too (processes starting together): try again for a while."""
+    for attempt in range(100):
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or attempt == 99:
+                raise
+            time.sleep(0.05 + 0.01 * attempt)
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
@@ -82,5 +99,16 @@ def alembic_config(engine: Engine) -> Config:
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Bring the database's tables up to `revision` (the newest by default)."""
-    command.upgrade(alembic_config(engine), revision)
+    """Bring the database's tables up to `revision` (the newest by default).
+
+    Processes starting at once upgrade one after the other: PostgreSQL by an
+    advisory lock (migrations/env.py); an SQLite file by a lock on a file
+    beside it (SQLite's DDL is not one transaction, so the database's own
+    lock would let two processes run the same step)."""
+    database = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
+    if not database or database == ":memory:":
+        command.upgrade(alembic_config(engine), revision)
+        return
+    with open(f"{database}.upgrade-lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        command.upgrade(alembic_config(engine), revision)
