@@ -69,19 +69,23 @@ def postgres_server() -> Iterator[str]:
         shutil.rmtree(home, ignore_errors=True)
 
 
+def empty_database_url(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of a new database with no tables yet, on `kind`'s engine."""
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'pbem.sqlite3'}"
+    server = request.getfixturevalue("postgres_server")
+    name = f"test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(f"{server}/postgres", isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return f"{server}/{name}"
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A new, upgraded database on each engine, its URL."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'pbem.sqlite3'}"
-    else:
-        server = request.getfixturevalue("postgres_server")
-        name = f"test_{uuid.uuid4().hex[:12]}"
-        admin = create_engine(f"{server}/postgres", isolation_level="AUTOCOMMIT")
-        with admin.connect() as connection:
-            connection.execute(text(f'CREATE DATABASE "{name}"'))
-        admin.dispose()
-        url = f"{server}/{name}"
+    url = empty_database_url(request.param, request, tmp_path)
     engine = make_engine(url)
     upgrade(engine)
     engine.dispose()

@@ -141,9 +141,9 @@ def serve(
             target=tick_loop, args=(server, settings.tick_seconds, stop, wake), name="tick"
         ),
     ]
-    web_thread = threading.Thread(target=web.run, name="web") if web is not None else None
-    if web_thread is not None:
-        threads.append(web_thread)
+    if web is not None:
+        threads.append(threading.Thread(target=web.run, name="web"))
+        web_thread = threads[-1]
     if settings.imap_url:
         from .mail.imap_poll import poll_forever
 
@@ -161,7 +161,7 @@ def serve(
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, lambda number, _frame: signalled.append(number))
     try:
-        if web is not None and web_thread is not None:
+        if web is not None:
             wait_until_listening(web, web_thread, settings)
         out.write(banner(settings, url, outgoing))
         out.flush()

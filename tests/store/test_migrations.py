@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import multiprocessing
-import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import Engine, create_engine, inspect, text
+from sqlalchemy import Engine, inspect
 
 from pbem.store import Base, make_engine, upgrade
+from tests.conftest import empty_database_url
 
 
 def test_upgrade_builds_every_table_the_models_describe(engine: Engine) -> None:
@@ -40,16 +40,7 @@ def _upgrade(url: str, start: Any) -> None:
 def test_servers_starting_at_once_upgrade_a_new_database_in_turn(
     kind: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    if kind == "sqlite":
-        url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
-    else:
-        server = request.getfixturevalue("postgres_server")
-        name = f"fresh_{uuid.uuid4().hex[:12]}"
-        admin = create_engine(f"{server}/postgres", isolation_level="AUTOCOMMIT")
-        with admin.connect() as connection:
-            connection.execute(text(f'CREATE DATABASE "{name}"'))
-        admin.dispose()
-        url = f"{server}/{name}"
+    url = empty_database_url(kind, request, tmp_path)
     context = multiprocessing.get_context("spawn")
     start = context.Barrier(3)
     servers = [context.Process(target=_upgrade, args=(url, start)) for _ in range(3)]

@@ -16,6 +16,7 @@ import math
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 
 from .errors import FORBIDDEN, CommandError
 
@@ -28,7 +29,7 @@ MAX_KEYS = 100_000  # the most userids and sources tracked (the oldest dropped)
 class Failures:
     """Times of recent failures by key, thread-safe."""
 
-    def __init__(self, clock: object = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._lock = threading.Lock()
         self._times: dict[str, deque[float]] = {}
@@ -46,13 +47,13 @@ class Failures:
     def wait(self, key: str, limit: int) -> float:
         """Seconds until `key` may try again (0: it may now)."""
         with self._lock:
-            now = self._clock()  # type: ignore[operator]
+            now = self._clock()
             times = self._recent(key, now)
             return 0.0 if len(times) < limit else times[-limit] + WINDOW - now
 
     def add(self, key: str) -> None:
         with self._lock:
-            now = self._clock()  # type: ignore[operator]
+            now = self._clock()
             self._recent(key, now)
             if len(self._times) >= MAX_KEYS and key not in self._times:
                 self._times.pop(next(iter(self._times)))

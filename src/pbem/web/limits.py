@@ -21,7 +21,8 @@ class BodyTooLarge(Exception):
 
 async def refuse(send: Send) -> None:
     most = MAX_BODY_BYTES // 1024
-    body = json.dumps({"error": f"The request is too large: this server reads {most} kB."})
+    text = f"The request is too large: this server reads {most} kB. Shorten the comment."
+    body = json.dumps({"error": text})
     await send(
         {
             "type": "http.response.start",

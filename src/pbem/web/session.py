@@ -32,13 +32,16 @@ def secret_key(settings: Settings) -> str:
     return key
 
 
+CHECKED = "pbem.userid"  # where a request keeps the player its session was checked for
+
+
 def current_userid(request: Request) -> str | None:
     """The logged-in player, if the session is still theirs: made under the
     player's current session count (logging out and a new password move it
     on, so a copied cookie dies with them). Checked once per request."""
-    checked = request.scope.setdefault("pbem.userid", ("unchecked",))
-    if checked != ("unchecked",):
-        return checked[0]
+    if CHECKED in request.scope:
+        checked: str | None = request.scope[CHECKED]
+        return checked
     userid = request.session.get("userid")
     valid = None
     if isinstance(userid, str):
@@ -47,7 +50,7 @@ def current_userid(request: Request) -> str | None:
             valid = userid
         else:
             request.session.clear()  # voided: logged out elsewhere, or a new password
-    request.scope["pbem.userid"] = (valid,)
+    request.scope[CHECKED] = valid
     return valid
 
 
@@ -56,7 +59,7 @@ def log_in(request: Request, userid: str) -> None:
     request.session["userid"] = userid
     request.session["generation"] = request.app.state.server.session_generation(userid)
     request.session["csrf"] = secrets.token_urlsafe(24)
-    request.scope["pbem.userid"] = (userid,)
+    request.scope[CHECKED] = userid
 
 
 def log_out(request: Request) -> None:
@@ -66,7 +69,7 @@ def log_out(request: Request) -> None:
     if isinstance(userid, str):
         request.app.state.server.end_sessions(userid)
     request.session.clear()
-    request.scope["pbem.userid"] = (None,)
+    request.scope[CHECKED] = None
 
 
 def csrf_token(request: Request) -> str:
