@@ -41,9 +41,12 @@ class Outgoing:
 
 class Sent(list[Outgoing]):
     """The mails a command queued, in order; `board` is the board it
-    created (a challenge), for doors that go on to show it."""
+    created (a challenge), for doors that go on to show it; `actor` the
+    addresses (lower case) of the player a door vouched for, as they were
+    when the command ended, so a door can pick out that player's own mails."""
 
     board: int | None = None
+    actor: frozenset[str] = frozenset()
 
 
 @dataclass

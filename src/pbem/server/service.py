@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from sqlalchemy import update
+from sqlalchemy import inspect, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -18,6 +18,7 @@ from ..store import Board, ProcessedMessage, User, reading
 from ..store.boards import StaleBoard, finished_here, rebuild
 from .accounts import authenticate, find_user
 from .board_mail import board_body, subject
+from .board_view import BoardViews
 from .context import Context
 from .dispatch import run_command
 from .errors import CONFLICT, CommandError
@@ -61,6 +62,14 @@ def first_time(session: Session, key: str | None, now: datetime) -> bool:
     return True
 
 
+def actor_addresses(ctx: Context) -> frozenset[str]:
+    """The addresses of the player the door vouched for, after the command."""
+    user = ctx.trusted_user
+    if user is None or inspect(user).deleted or inspect(user).detached:
+        return frozenset()
+    return frozenset(address.address_key for address in user.addresses)
+
+
 def utc_now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
@@ -73,6 +82,7 @@ class Server:
     ) -> None:
         self.sessions = sessions
         self.reads = reading(sessions)  # for looking only: no write lock
+        self.views = BoardViews(sessions.kw["bind"])  # boards as the doors show them
         self.clock = clock
 
     def handle(
@@ -212,7 +222,9 @@ class Server:
                         if not first_time(session, key, now):
                             return Sent()
                         reply = Reply()
-                        run_command(Context(session, sender, body, now, reply, trusted), line)
+                        ctx = Context(session, sender, body, now, reply, trusted)
+                        run_command(ctx, line)
+                        actor = actor_addresses(ctx)
                         if finished_here(session):
                             rate_finished_boards(session, now)
                         messages = reply.messages
@@ -222,6 +234,7 @@ class Server:
                         queue_messages(session, messages, now, message_id)
                     sent = Sent(messages)
                     sent.board = reply.created
+                    sent.actor = actor
                     return sent
                 except PasswordWork as work:
                     work.do()  # argon2, with the transaction rolled back; then again

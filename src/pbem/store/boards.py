@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import inspect, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -148,9 +148,12 @@ def _note_finished(session: Session, board: Board) -> None:
 
 
 def _committed(board: Board, **values: object) -> None:
-    """Set what an UPDATE just wrote on the loaded board, without a reload."""
+    """Set what an UPDATE just wrote on the loaded board, without a reload
+    (the revision, moved on in SQL, is read again if anyone asks)."""
     for name, value in values.items():
-        set_committed_value(board, name, value)
+        if name != "revision":
+            set_committed_value(board, name, value)
+    inspect(board).session.expire(board, ["revision"])
 
 
 def apply_move(
@@ -175,6 +178,7 @@ def apply_move(
     over = after.result is not None
     values: dict[str, object] = {
         "version": expected + 1,
+        "revision": Board.revision + 1,
         "snapshot": snapshot_of(after),
         "updated_at": now,
         "status": "finished" if over else "active",
@@ -232,6 +236,7 @@ def finish_board(
     that does not count (a declined challenge) is marked rated already."""
     values: dict[str, object] = {
         "status": "finished",
+        "revision": Board.revision + 1,
         "winner": winner,
         "result": reason,
         "updated_at": now,
@@ -262,6 +267,7 @@ def take_back(session: Session, board: Board, now: datetime) -> State:
     )
     values: dict[str, object] = {
         "version": expected - 1,
+        "revision": Board.revision + 1,
         "snapshot": snapshot_of(state),
         "updated_at": now,
         "to_move": state.to_move,

@@ -76,6 +76,8 @@ class Board(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(10), default="active")
     version: Mapped[int] = mapped_column(Integer, default=0)
+    # Moved on by every change of the board (a version repeats after an undo).
+    revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
     winner: Mapped[int | None]
     result: Mapped[str | None] = mapped_column(Text)

@@ -90,7 +90,9 @@ _drawings: weakref.WeakKeyDictionary[State[Any], dict[object, str]] = weakref.We
 _drawings_lock = threading.Lock()
 
 
-def _drawn(state: State[Any], key: object, draw: Callable[[], str]) -> str:
+def drawn(state: State[Any], key: object, draw: Callable[[], str]) -> str:
+    """`draw()`, worked out once per state and key (a drawing, or anything
+    else as dear to work out that only the position decides)."""
     with _drawings_lock:
         found = _drawings.get(state, {}).get(key)
     if found is None:
@@ -104,9 +106,9 @@ def text_board(state: State[Any], viewer: int | None = None) -> str:
     """`state.text_board(viewer)`, drawn once per state (and viewer, in a
     game whose boards differ by viewer)."""
     seen_by = viewer if state.boards_differ_by_viewer else None
-    return _drawn(state, ("text", seen_by), lambda: state.text_board(viewer))
+    return drawn(state, ("text", seen_by), lambda: state.text_board(viewer))
 
 
 def svg_board(state: State[Any]) -> str:
     """`state.svg_board()`, drawn once per state."""
-    return _drawn(state, "svg", state.svg_board)
+    return drawn(state, "svg", state.svg_board)

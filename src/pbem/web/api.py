@@ -24,7 +24,6 @@ a command was refused. The status says what kind of refusal it was:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import timedelta
 from typing import Annotated, Any, Literal
 
@@ -33,21 +32,19 @@ from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import select, update
-from sqlalchemy.orm import Session
 from starlette.routing import Match
 
 from ..games import GAMES, get_game
-from ..games.base import Game, State
+from ..games.base import Game
 from ..server import Server
 from ..server.accounts import find_user
-from ..server.board_mail import players_of
+from ..server.board_view import BoardView
 from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandError
-from ..server.messages import Outgoing, Sent
+from ..server.messages import Sent
 from ..server.standings import SECTION_SIZE, standing_sections
 from ..server.throttle import check_allowed, record_failure
 from ..server.view_commands import play_moves
-from ..store import ApiToken, Board, User, Vote
-from ..store.boards import options_of, rebuild
+from ..store import ApiToken, User
 from ..store.positions import svg_board
 from . import found, reading
 from .account import token_hash
@@ -188,10 +185,6 @@ def game_or_404(name: str) -> Game:
         raise HTTPException(404, str(error.args[0])) from None
 
 
-def board_or_404(session: Session, game: Game, board_id: int) -> Board:
-    return found.board_or_404(session, game, board_id, f"GET /api/{game.name}/boards")
-
-
 def game_info(game: Game) -> GameInfo:
     return GameInfo(
         name=game.name,
@@ -229,84 +222,81 @@ def summary(line: reading.BoardLine) -> BoardSummary:
     )
 
 
-def shown_state(board: Board, at: int | None) -> tuple[int, State]:
-    shown = board.version if at is None else max(0, min(at, board.version))
-    return shown, rebuild(board, shown)
+def view_or_404(server: Server, game: Game, board_id: int) -> BoardView:
+    """The board as it is now, or 404 naming where the game's boards are listed."""
+    return found.view_or_404(server, game, board_id, f"GET /api/{game.name}/boards")
 
 
-def board_detail(session: Session, board: Board, at: int | None = None) -> BoardDetail:
-    game = get_game(board.game)
-    names = players_of(board)
-    shown, state = shown_state(board, at)
-    active = board.status == "active"  # a move that ends the game stores its result too
-    to_move = board.to_move
-    votes: dict[str, list[str]] = {}
-    for vote in session.scalars(select(Vote).where(Vote.board_id == board.id).order_by(Vote.id)):
-        votes.setdefault(vote.kind, []).append(names[vote.seat])
+def shown_of(view: BoardView, at: int | None) -> int:
+    """The move shown: the latest, or `at` within the record."""
+    return view.version if at is None else max(0, min(at, view.version))
+
+
+def board_detail(view: BoardView, at: int | None = None) -> BoardDetail:
+    game = get_game(view.game)
+    shown = shown_of(view, at)
+    state = view.state(shown)
     result = None
-    if not active:
-        winner = board.winner
+    if not view.active:
+        winner = view.winner
         result = ResultInfo(
             winner=winner,
-            winner_userid=None if winner is None else names[winner],
-            reason=board.result or "",
+            winner_userid=None if winner is None else view.players[winner],
+            reason=view.result or "",
         )
     return BoardDetail(
-        id=board.id,
+        id=view.id,
         game=game.name,
         title=game.title,
         players=[
-            SeatInfo(seat=p.seat, userid=p.user.userid, side=state.side_text(p.seat))
-            for p in board.players
+            SeatInfo(seat=seat, userid=userid, side=state.side_text(seat))
+            for seat, userid in enumerate(view.players)
         ],
-        status=board.status,
-        to_move=names[to_move] if active and to_move is not None else None,
-        version=board.version,
-        next_move=board.version + 1,
+        status=view.status,
+        to_move=view.player_to_move,
+        version=view.version,
+        next_move=view.version + 1,
         result=result,
-        options=options_of(board).to_json(),
+        options=view.parsed_options().to_json(),
         timing={
-            "nag_days": board.nag_days,
-            "forfeit_days": board.forfeit_days,
-            "total_days": board.total_days,
+            "nag_days": view.nag_days,
+            "forfeit_days": view.forfeit_days,
+            "total_days": view.total_days,
         },
-        proposals=votes,
+        proposals=view.proposals(),
         moves=[
             MoveInfo(
-                number=row.number,
-                seat=row.seat,
-                player=names[row.seat],
-                move=row.text,
-                note=row.note,
-                comment=row.comment,
-                auto=row.auto,
-                played_at=row.played_at,
+                number=move.number,
+                seat=move.seat,
+                player=move.player,
+                move=move.text,
+                note=move.note,
+                comment=move.comment,
+                auto=move.auto,
+                played_at=move.played_at,
             )
-            for row in board.moves
+            for move in view.moves
         ],
         shown=shown,
         status_line=state.status_line(),
         position=state.to_json(),
-        created_at=board.created_at,
-        updated_at=board.updated_at,
+        created_at=view.created_at,
+        updated_at=view.updated_at,
     )
 
 
 def load_detail(server: Server, game: Game, board_id: int) -> BoardDetail:
-    with server.reads() as session:
-        return board_detail(session, board_or_404(session, game, board_id))
+    return board_detail(view_or_404(server, game, board_id))
 
 
 # ------------------------------------------------------------------- acting
 
 
-def mails(server: Server, userid: str, messages: Sequence[Outgoing]) -> list[MailOut]:
+def mails(messages: Sent) -> list[MailOut]:
     """The mails a command sent to the token's user. The others' mails stay
     out of the answer: they hold other players' addresses, and may tell of
     their queued or submitted moves."""
-    with server.reads() as session:
-        user = find_user(session, userid)
-        own = {address.address_key for address in user.addresses} if user else set()
+    own = messages.actor
     return [
         MailOut(to=list(m.to), subject=m.subject, body=m.body)
         for m in messages
@@ -373,7 +363,7 @@ def command(request: Request, userid: TokenUser, sent: CommandRequest) -> Comman
         raise HTTPException(422, "'multiple' is for mail: send one command per request.")
     server = server_of(request)
     messages = run(server, userid, sent.command, sent.body)
-    return CommandResult(messages=mails(server, userid, messages))
+    return CommandResult(messages=mails(messages))
 
 
 @router.get(
@@ -513,11 +503,7 @@ def challenge(
     server = server_of(request)
     messages = run(server, userid, " ".join(words))
     assert messages.board is not None  # a challenge that ran made its board
-    with server.reads() as session:
-        board = session.get_one(Board, messages.board)
-        return ActionResult(
-            board=board_detail(session, board), messages=mails(server, userid, messages)
-        )
+    return ActionResult(board=load_detail(server, found, messages.board), messages=mails(messages))
 
 
 @router.get(
@@ -535,29 +521,13 @@ def board(
     """A board: players, status, whose move, version, result, options, the
     move list with comments, open proposals, and the position as JSON (now,
     or after move `at`)."""
-    found = game_or_404(game)
-    with server_of(request).reads() as session:
-        seen = session.execute(
-            select(Board.game, Board.version, Board.updated_at, Board.status).where(
-                Board.id == board_id
-            )
-        ).first()
-        if seen is None or seen.game != found.name:
-            board_or_404(session, found, board_id)  # (raises the 404)
-        votes = tuple(
-            session.execute(
-                select(Vote.kind, Vote.seat).where(Vote.board_id == board_id).order_by(Vote.id)
-            )
-        )
-        shown = seen.version if at is None else max(0, min(at, seen.version))
-        # Everything the answer shows changes one of these (a move or an undo
-        # changes updated_at, an ending the status, a proposal the votes).
-        key = (board_id, seen.version, seen.updated_at, seen.status, votes, shown)
-        kept: RecentAnswers = request.app.state.board_json
-        body = kept.get(key)
-        if body is None:
-            detail = board_detail(session, board_or_404(session, found, board_id), at)
-            body = kept.put(key, detail.model_dump_json().encode())
+    view = view_or_404(server_of(request), game_or_404(game), board_id)
+    # The view's stamp holds everything the answer shows.
+    key = (view.stamp, shown_of(view, at))
+    kept: RecentAnswers = request.app.state.board_json
+    body = kept.get(key)
+    if body is None:
+        body = kept.put(key, board_detail(view, at).model_dump_json().encode())
     return Response(body, media_type="application/json")
 
 
@@ -574,11 +544,8 @@ def board_svg(
     at: Annotated[int | None, Query(ge=0, description="After move N.")] = None,
 ) -> Response:
     """The board as an SVG image (now, or after move `at`)."""
-    found = game_or_404(game)
-    with server_of(request).reads() as session:
-        _, state = shown_state(board_or_404(session, found, board_id), at)
-        svg = svg_board(state)
-    return Response(svg, media_type="image/svg+xml")
+    view = view_or_404(server_of(request), game_or_404(game), board_id)
+    return Response(svg_board(view.state(shown_of(view, at))), media_type="image/svg+xml")
 
 
 @router.post(
@@ -599,9 +566,7 @@ def play(
     guard = "" if sent.number is None else f"#{sent.number}"
     line = f"{found.name} move {board_id} {userid} - {sent.move}{guard}"
     messages = run(server, userid, line, sent.comment)
-    return ActionResult(
-        board=load_detail(server, found, board_id), messages=mails(server, userid, messages)
-    )
+    return ActionResult(board=load_detail(server, found, board_id), messages=mails(messages))
 
 
 @router.post(
@@ -617,11 +582,10 @@ def preview(
     played on a copy: nothing is stored and nothing is mailed, and anyone may
     ask. An illegal move is 409, an unreadable one 422, each with the
     reason."""
-    found = game_or_404(game)
-    with server_of(request).reads() as session:
-        board = board_or_404(session, found, board_id)
-        shown, state = shown_state(board, sent.at)
-        names = players_of(board)
+    view = view_or_404(server_of(request), game_or_404(game), board_id)
+    shown = shown_of(view, sent.at)
+    state = view.state(shown)
+    names = view.players
     try:
         state = play_moves(state, sent.moves)
     except CommandError as error:
@@ -679,9 +643,7 @@ def act(
     else:
         line = head
     messages = run(server, userid, line, sent.comment)
-    return ActionResult(
-        board=load_detail(server, found, board_id), messages=mails(server, userid, messages)
-    )
+    return ActionResult(board=load_detail(server, found, board_id), messages=mails(messages))
 
 
 @router.api_route(

@@ -10,17 +10,15 @@ from dataclasses import dataclass
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from ..games import get_game
 from ..games.base import State
-from ..server.board_mail import players_of
 from ..server.errors import CommandError
 from ..server.messages import Outgoing
 from ..server.view_commands import play_moves
-from ..store import Board
-from ..store.boards import rebuild
-from ..store.positions import svg_board
+from ..store.positions import drawn, svg_board
 from . import move_entry, reading
 from .actions import act, flash, play, server_of
-from .found import game_or_404, load_board
+from .found import game_or_404, page_view
 from .session import PostedForm, check_csrf, current_userid
 from .templating import render, svg_markup
 
@@ -46,51 +44,31 @@ class Seat:
     rating: str
 
 
-def my_seat(board: Board, userid: str | None) -> int | None:
-    if userid is None:
-        return None
-    for player in board.players:
-        if player.user.userid_key == userid.lower():
-            return player.seat
-    return None
-
-
 @router.get("/{game_name}/{board_id}", response_class=HTMLResponse)
 def board_view(request: Request, game_name: str, board_id: int, at: int | None = None) -> Response:
     server = server_of(request)
     userid = current_userid(request)
-    with server.reads() as session:
-        board = load_board(session, game_name, board_id)
-        game = game_or_404(game_name)
-        latest = board.version
-        shown = latest if at is None else max(0, min(at, latest))
-        state = rebuild(board, shown)
-        seat = my_seat(board, userid)
-        rows = reading.game_ratings(session, board.game, [p.user_id for p in board.players])
-        ratings = {}
-        for player in board.players:
-            row = rows.get(player.user_id)
-            ratings[player.seat] = "-" if row is None else f"{row.rating:.0f} ({row.games} games)"
-        seats = [
-            Seat(player.user.userid, state.side_text(player.seat), ratings[player.seat])
-            for player in board.players
-        ]
-        names = players_of(board)
-        moves = [
-            (row.number, names[row.seat], row.text, row.comment, row.auto) for row in board.moves
-        ]
-        watchers = reading.subscribers_of(session, board)
-        proposals = reading.proposals_of(session, board)
-        active = board.status == "active"  # a move that ends the game stores its result
-        my_turn = active and seat is not None and shown == latest and state.to_move == seat
-        line = reading.board_line(board)
+    view = page_view(server, game_name, board_id)
+    game = get_game(view.game)
+    around = server.views.around(view)
+    latest = view.version
+    shown = latest if at is None else max(0, min(at, latest))
+    state = view.state(shown)
+    seat = view.seat_of(userid)
+    seats = []
+    for number, (player, user_id) in enumerate(zip(view.players, view.user_ids, strict=True)):
+        rating = around.ratings.get(user_id)
+        shown_rating = "-" if rating is None else f"{rating[0]:.0f} ({rating[1]} games)"
+        seats.append(Seat(player, state.side_text(number), shown_rating))
+    moves = [(m.number, m.player, m.text, m.comment, m.auto) for m in view.moves]
+    my_turn = view.active and seat is not None and shown == latest and state.to_move == seat
     return render(
         request,
         "board.html",
         title=f"{game.title} board {board_id}",
         game=game,
         board_id=board_id,
-        line=line,
+        line=reading.view_line(view),
         svg=svg_markup(svg_board(state)),
         status=state.status_line(),
         shown=shown,
@@ -98,9 +76,9 @@ def board_view(request: Request, game_name: str, board_id: int, at: int | None =
         seats=seats,
         seat=seat,
         moves=moves,
-        watchers=watchers,
-        proposals=proposals,
-        active=active,
+        watchers=around.watchers,
+        proposals=view.proposal_sentences(),
+        active=view.active,
         my_turn=my_turn,
         example=example_move(state),
         buttons=move_entry.move_buttons(state) if my_turn else [],
@@ -108,7 +86,12 @@ def board_view(request: Request, game_name: str, board_id: int, at: int | None =
 
 
 def example_move(state: State) -> str:
-    """A legal move to show in the move box's placeholder."""
+    """A legal move to show in the move box's placeholder (worked out once
+    per position: listing the legal moves is the dearest thing on a page)."""
+    return drawn(state, "example move", lambda: first_legal_move(state))
+
+
+def first_legal_move(state: State) -> str:
     try:
         moves = state.legal_moves()
     except Exception:  # a finished game may have none to list
@@ -122,11 +105,8 @@ def poll(
 ) -> Response:
     """For an open page: 204 while the board is as the page shows it, else
     tell htmx to reload the page (the opponent moved, or the game ended)."""
-    server = server_of(request)
-    with server.reads() as session:
-        board = load_board(session, game_name, board_id)
-        changed = board.version != version or active != (board.status == "active")
-    if changed:
+    view = page_view(server_of(request), game_name, board_id)
+    if view.version != version or active != view.active:
         return Response(status_code=200, headers={"HX-Refresh": "true"})
     return Response(status_code=204)
 
@@ -140,10 +120,7 @@ def preview(request: Request, game_name: str, board_id: int, form: PostedForm) -
     """The board after the move, played on a copy (the server's `preview`):
     nothing is stored or mailed."""
     text = str(form.get("move", "")).strip()
-    server = server_of(request)
-    with server.reads() as session:
-        board = load_board(session, game_name, board_id)
-        state = rebuild(board)
+    state = page_view(server_of(request), game_name, board_id).state()
     error, after = None, None
     if not text:
         error = "Write or click a move first."

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from fastapi import HTTPException
-from sqlalchemy.orm import Session
 
 from ..games import GAMES, get_game
 from ..games.base import Game
-from ..store import Board
-from .reading import LISTED
+from ..server import Server
+from ..server.board_view import BoardView
 
 
 def game_or_404(name: str) -> Game:
@@ -19,18 +18,18 @@ def game_or_404(name: str) -> Game:
     return get_game(name)
 
 
-def board_or_404(session: Session, game: Game, board_id: int, listing: str) -> Board:
-    """The board of that game with that number; `listing` names where the
-    game's boards are listed (a page, or an API call)."""
-    board = session.get(Board, board_id, options=[LISTED])
-    if board is None or board.game != game.name:
+def view_or_404(server: Server, game: Game, board_id: int, listing: str) -> BoardView:
+    """The board of that game with that number as it is now; `listing`
+    names where the game's boards are listed (a page, or an API call)."""
+    view = server.views.get(board_id)
+    if view is None or view.game != game.name:
         raise HTTPException(
             404, f"There is no {game.title} board {board_id}. {listing} lists them."
         )
-    return board
+    return view
 
 
-def load_board(session: Session, game_name: str, board_id: int) -> Board:
+def page_view(server: Server, game_name: str, board_id: int) -> BoardView:
     """The board a page's URL (`/vasco/101`) names."""
     game = game_or_404(game_name)
-    return board_or_404(session, game, board_id, f"/{game.name}")
+    return view_or_404(server, game, board_id, f"/{game.name}")

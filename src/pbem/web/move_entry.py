@@ -38,9 +38,8 @@ from ..games.vacu.state import PASS as VACU_PASS
 from ..games.vasco import geometry as vasco_geometry
 from ..games.vasco import svg_board as vasco_svg
 from ..games.vasco.state import VascoMove, VascoState
-from ..store.boards import rebuild
 from .actions import flash, play, server_of
-from .found import game_or_404, load_board
+from .found import game_or_404, page_view
 from .session import PostedForm, check_csrf, current_userid
 
 router = APIRouter(include_in_schema=False)
@@ -147,8 +146,7 @@ def _trugo_buttons(state: TrugoState) -> list[MoveButton]:
 
 def current_state(request: Request, game_name: str, board_id: int) -> State:
     """The board's state now."""
-    with server_of(request).reads() as session:
-        return rebuild(load_board(session, game_name, board_id))
+    return page_view(server_of(request), game_name, board_id).state()
 
 
 def parse_cell(text: str) -> tuple[int, int]:
@@ -246,8 +244,7 @@ def offer_komi(
     game = game_or_404(game_name)
     if game.name not in KOMI_GAMES:
         raise HTTPException(404, f"{game.title} has no komi step.")
-    with server_of(request).reads() as session:
-        load_board(session, game.name, board_id)
+    page_view(server_of(request), game.name, board_id)  # (a 404 for no such board)
     userid = current_userid(request)
     if userid is None:
         raise HTTPException(403, "Log in first: only a board's players may act on it.")

@@ -9,12 +9,13 @@ from datetime import datetime
 from functools import lru_cache
 
 from sqlalchemy import and_, select
-from sqlalchemy.orm import Session, lazyload, selectinload
+from sqlalchemy.orm import Session, defer, lazyload, selectinload
 
 from ..games import GAMES, get_game
 from ..games.base import State
 from ..server.board_mail import players_of
-from ..store import Board, BoardPlayer, Rating, RatingEvent, Subscription, User, Vote
+from ..server.board_view import BoardView
+from ..store import Board, BoardPlayer, Rating, RatingEvent, User
 from ..store.boards import options_of
 
 FILTERS = ("active", "finished", "mine", "awaiting")
@@ -53,6 +54,22 @@ def board_line(board: Board) -> BoardLine:
     )
 
 
+def view_line(view: BoardView) -> BoardLine:
+    """A board's line from its view (the board page's heading)."""
+    to_move = view.player_to_move
+    return BoardLine(
+        id=view.id,
+        game=view.game,
+        players=list(view.players),
+        move=view.version + 1,
+        status=f"{to_move} to move" if to_move else view.result or "over",
+        to_move=to_move,
+        options=" ".join(view.parsed_options().args()),
+        finished=to_move is None,
+        updated_at=view.updated_at,
+    )
+
+
 # Lists show the players' names: their users come with them, not their addresses.
 LISTED = selectinload(Board.players).joinedload(BoardPlayer.user).lazyload(User.addresses)
 
@@ -69,7 +86,13 @@ def boards(
 ) -> list[BoardLine]:
     """Boards newest first: active, finished, mine or awaiting (my move),
     in a fixed number of statements however many there are."""
-    query = select(Board).options(LISTED).order_by(Board.updated_at.desc(), Board.id.desc())
+    # A line needs no position: the snapshot (the record, the board's largest
+    # column) stays in the database.
+    query = (
+        select(Board)
+        .options(LISTED, defer(Board.snapshot, raiseload=True))
+        .order_by(Board.updated_at.desc(), Board.id.desc())
+    )
     if game is not None:
         query = query.where(Board.game == game)
     if which == "active":
@@ -109,12 +132,6 @@ def ratings_of(session: Session, user: User) -> dict[str, Rating]:
     return {row.game: row for row in rows}
 
 
-def game_ratings(session: Session, game: str, user_ids: list[int]) -> dict[int, Rating]:
-    """These players' ratings in one game, by user id (one query)."""
-    rows = session.scalars(select(Rating).where(Rating.game == game, Rating.user_id.in_(user_ids)))
-    return {row.user_id: row for row in rows}
-
-
 def rating_history(session: Session, user: User, limit: int = 50) -> list[tuple[RatingEvent, str]]:
     """A player's latest rated games, newest first, with the opponent's name."""
     rows = session.execute(
@@ -125,33 +142,6 @@ def rating_history(session: Session, user: User, limit: int = 50) -> list[tuple[
         .limit(limit)
     )
     return [(event, name) for event, name in rows]
-
-
-def proposals_of(session: Session, board: Board) -> list[str]:
-    """The open proposals, as sentences: 'alice proposes a draw; waiting for bob'."""
-    names = players_of(board)
-    votes = session.scalars(select(Vote).where(Vote.board_id == board.id)).all()
-    sentences = []
-    for kind, what in (("draw", "a draw"), ("undo", "taking back the last move")):
-        seats = sorted(vote.seat for vote in votes if vote.kind == kind)
-        if seats:
-            waiting = [names[p.seat] for p in board.players if p.seat not in seats]
-            sentences.append(
-                f"{' and '.join(names[s] for s in seats)} proposed {what}; waiting for "
-                f"{', '.join(waiting)}"
-            )
-    return sentences
-
-
-def subscribers_of(session: Session, board: Board) -> list[str]:
-    return list(
-        session.scalars(
-            select(User.userid)
-            .join(Subscription, Subscription.user_id == User.id)
-            .where(Subscription.board_id == board.id, Subscription.kind == "board")
-            .order_by(User.userid_key)
-        )
-    )
 
 
 @lru_cache(maxsize=len(GAMES))

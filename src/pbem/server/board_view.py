@@ -1,0 +1,271 @@
+"""One board as the doors show it (page, API, poll), read once per change.
+
+A board is read far more often than it changes, and everything a door shows
+of it changes one of three things: its revision (which every move, undo and
+ending moves on), its status (an archived board) and its votes (a proposal).
+`BoardViews.get` reads those with one statement and keeps the rest, built
+once per change, in memory; the ratings and subscribers
+beside a board change elsewhere and are read fresh (`BoardViews.around`).
+
+The reads are plain SQL, not ORM objects: a page or an API answer costs a
+statement or two, not a session and a dozen loaded rows. On PostgreSQL a
+view is read in one REPEATABLE READ transaction, so its rows agree with its
+stamp even while a move commits beside it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, Engine, bindparam, select
+
+from ..games.base import Options, State
+from ..store import Board, BoardPlayer, MoveRow, Rating, Subscription, User, Vote
+from ..store.database import READING
+from ..store.positions import POSITIONS
+
+KEPT_VIEWS = 2048  # boards per process
+
+_STAMP = (
+    select(Board.game, Board.revision, Board.status, Vote.kind, Vote.seat)
+    .outerjoin(Vote, Vote.board_id == Board.id)
+    .where(Board.id == bindparam("board"))
+    .order_by(Vote.id)
+)
+_BOARD = select(
+    Board.version,
+    Board.updated_at,
+    Board.options,
+    Board.snapshot,
+    Board.to_move,
+    Board.winner,
+    Board.result,
+    Board.nag_days,
+    Board.forfeit_days,
+    Board.total_days,
+    Board.created_at,
+).where(Board.id == bindparam("board"))
+_PLAYERS = (
+    select(BoardPlayer.seat, BoardPlayer.user_id, User.userid)
+    .join(User, User.id == BoardPlayer.user_id)
+    .where(BoardPlayer.board_id == bindparam("board"))
+    .order_by(BoardPlayer.seat)
+)
+_MOVES = (
+    select(
+        MoveRow.number,
+        MoveRow.seat,
+        MoveRow.text,
+        MoveRow.note,
+        MoveRow.comment,
+        MoveRow.auto,
+        MoveRow.played_at,
+    )
+    .where(MoveRow.board_id == bindparam("board"))
+    .order_by(MoveRow.number)
+)
+_RATINGS = select(Rating.user_id, Rating.rating, Rating.games).where(
+    Rating.game == bindparam("game"), Rating.user_id.in_(bindparam("users", expanding=True))
+)
+_WATCHERS = (
+    select(User.userid)
+    .join(Subscription, Subscription.user_id == User.id)
+    .where(Subscription.board_id == bindparam("board"), Subscription.kind == "board")
+    .order_by(User.userid_key)
+)
+
+PROPOSALS = (("draw", "a draw"), ("undo", "taking back the last move"))
+
+
+@dataclass(frozen=True)
+class PlayedMove:
+    """A move of the record as the players made it (with its comment)."""
+
+    number: int
+    seat: int
+    player: str
+    text: str
+    note: str
+    comment: str
+    auto: bool
+    played_at: datetime
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """What any door shows of a board at one stamp. Immutable: kept and shared
+    between requests until the board changes."""
+
+    stamp: Hashable  # changes whenever anything below does
+    id: int
+    game: str
+    options: dict[str, Any]
+    record: tuple[str, ...]  # the canonical moves, which rebuild the state
+    players: tuple[str, ...]  # userids by seat
+    user_ids: tuple[int, ...]
+    status: str
+    version: int
+    to_move: int | None  # the seat to move (None once over)
+    winner: int | None
+    result: str | None
+    nag_days: int | None
+    forfeit_days: int | None
+    total_days: int | None
+    created_at: datetime
+    updated_at: datetime
+    votes: tuple[tuple[str, int], ...]  # (kind, seat), oldest first
+    moves: tuple[PlayedMove, ...]
+
+    @property
+    def active(self) -> bool:
+        """Still being played (a move that ends the game stores its result)."""
+        return self.status == "active"
+
+    @property
+    def player_to_move(self) -> str | None:
+        if not self.active or self.to_move is None:
+            return None
+        return self.players[self.to_move]
+
+    def state(self, upto: int | None = None) -> State[Any]:
+        """The position now, or after the first `upto` moves."""
+        moves = self.record if upto is None else self.record[: max(0, upto)]
+        return POSITIONS.state(self.game, self.options, moves)
+
+    def parsed_options(self) -> Options:
+        return POSITIONS.options(self.game, self.options)
+
+    def seat_of(self, userid: str | None) -> int | None:
+        """The seat of this userid (any case), None for a watcher."""
+        if userid is None:
+            return None
+        key = userid.lower()
+        return next((s for s, name in enumerate(self.players) if name.lower() == key), None)
+
+    def proposals(self) -> dict[str, list[str]]:
+        """Open proposals: kind -> the userids who voted for it."""
+        found: dict[str, list[str]] = {}
+        for kind, seat in self.votes:
+            found.setdefault(kind, []).append(self.players[seat])
+        return found
+
+    def proposal_sentences(self) -> list[str]:
+        """The open proposals as sentences: 'ann proposed a draw; waiting for bob'."""
+        sentences = []
+        for kind, what in PROPOSALS:
+            seats = sorted(seat for voted, seat in self.votes if voted == kind)
+            if seats:
+                voters = " and ".join(self.players[seat] for seat in seats)
+                waiting = [name for seat, name in enumerate(self.players) if seat not in seats]
+                sentences.append(f"{voters} proposed {what}; waiting for {', '.join(waiting)}")
+        return sentences
+
+
+@dataclass(frozen=True)
+class Around:
+    """What beside a board changes elsewhere: the players' ratings in its
+    game (user id -> (rating, games)) and the board's subscribers."""
+
+    ratings: dict[int, tuple[float, int]]
+    watchers: list[str]
+
+
+class BoardViews:
+    """Board views by stamp, the least recently used dropped; any process
+    may drop them at any time (the database is the truth)."""
+
+    def __init__(self, engine: Engine, size: int = KEPT_VIEWS) -> None:
+        self.size = size
+        if engine.dialect.name == "postgresql":
+            engine = engine.execution_options(isolation_level="REPEATABLE READ")
+        self._engine = engine.execution_options(**{READING: True})  # SQLite: no write lock
+        self._lock = threading.Lock()
+        self._views: OrderedDict[Hashable, BoardView] = OrderedDict()
+
+    def get(self, board_id: int) -> BoardView | None:
+        """The board as it is now; None when there is no such board."""
+        with self._engine.connect() as connection:
+            rows = connection.execute(_STAMP, {"board": board_id}).all()
+            if not rows:
+                return None
+            first = rows[0]
+            votes = tuple((row.kind, row.seat) for row in rows if row.kind is not None)
+            stamp = (board_id, first.revision, first.status, votes)
+            with self._lock:
+                found = self._views.get(stamp)
+                if found is not None:
+                    self._views.move_to_end(stamp)
+                    return found
+            view = _read(connection, board_id, stamp, first, votes)
+        with self._lock:
+            self._views[stamp] = view
+            while len(self._views) > self.size:
+                self._views.popitem(last=False)
+        return view
+
+    def around(self, view: BoardView) -> Around:
+        """The players' ratings in the board's game and its subscribers, now."""
+        with self._engine.connect() as connection:
+            ratings = {
+                row.user_id: (row.rating, row.games)
+                for row in connection.execute(
+                    _RATINGS, {"game": view.game, "users": list(view.user_ids)}
+                )
+            }
+            watchers = list(connection.scalars(_WATCHERS, {"board": view.id}))
+        return Around(ratings, watchers)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._views.clear()
+
+
+def _read(
+    connection: Connection,
+    board_id: int,
+    stamp: Hashable,
+    first: Any,
+    votes: Sequence[tuple[str, int]],
+) -> BoardView:
+    board = connection.execute(_BOARD, {"board": board_id}).one()
+    seats = connection.execute(_PLAYERS, {"board": board_id}).all()
+    players = tuple(row.userid for row in seats)
+    moves = tuple(
+        PlayedMove(
+            number=row.number,
+            seat=row.seat,
+            player=players[row.seat],
+            text=row.text,
+            note=row.note,
+            comment=row.comment,
+            auto=row.auto,
+            played_at=row.played_at,
+        )
+        for row in connection.execute(_MOVES, {"board": board_id})
+    )
+    return BoardView(
+        stamp=stamp,
+        id=board_id,
+        game=first.game,
+        options=board.options,
+        record=tuple(board.snapshot["moves"]),
+        players=players,
+        user_ids=tuple(row.user_id for row in seats),
+        status=first.status,
+        version=board.version,
+        to_move=board.to_move,
+        winner=board.winner,
+        result=board.result,
+        nag_days=board.nag_days,
+        forfeit_days=board.forfeit_days,
+        total_days=board.total_days,
+        created_at=board.created_at,
+        updated_at=board.updated_at,
+        votes=tuple(votes),
+        moves=moves,
+    )

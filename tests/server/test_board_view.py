@@ -1,0 +1,136 @@
+"""Board views: what the pages and the API show of a board, kept in memory by
+stamp. Every change must show at once, in this process and in any other that
+kept an older view; an unchanged board costs one statement."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import Engine, event, select
+
+from pbem.server import Server
+from pbem.server.board_view import BoardView
+from pbem.store import Board, MoveRow, session_factory
+from pbem.store.boards import rebuild
+from tests.server.test_commands import CheckedServer, Clock, signup
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def server(engine: Engine, clock: Clock) -> Server:
+    return CheckedServer(session_factory(engine), clock)
+
+
+@pytest.fixture
+def other(engine: Engine, clock: Clock) -> Server:
+    """A second server on the same database: another process, its own views."""
+    return CheckedServer(session_factory(engine), clock)
+
+
+def view(server: Server, board_id: int = 1) -> BoardView:
+    found = server.views.get(board_id)
+    assert found is not None
+    return found
+
+
+def assert_agrees(server: Server, found: BoardView) -> None:
+    """The view says what the ORM reads from the database."""
+    with server.reads() as session:
+        board = session.get_one(Board, found.id)
+        rows = session.scalars(
+            select(MoveRow).where(MoveRow.board_id == found.id).order_by(MoveRow.number)
+        ).all()
+        assert found.version == board.version
+        assert found.status == board.status
+        assert found.to_move == board.to_move
+        assert found.result == board.result and found.winner == board.winner
+        assert found.players == tuple(p.user.userid for p in board.players)
+        assert [(m.number, m.text, m.comment) for m in found.moves] == [
+            (row.number, row.text, row.comment) for row in rows
+        ]
+        assert found.state().moves == rebuild(board).moves
+
+
+def test_a_view_is_what_the_database_holds(server: Server) -> None:
+    signup(server, "Alice", "bob")
+    server.handle("alice@example.org", "vasco challenge alice bob")
+    server.handle("alice@example.org", "vasco move 1 alice pw-Alice a0,0", "Good luck")
+    found = view(server)
+    assert_agrees(server, found)
+    assert found.players == ("Alice", "bob")
+    assert found.moves[0].comment == "Good luck" and found.moves[0].player == "Alice"
+    assert found.player_to_move == "bob" and found.active
+    assert found.seat_of("ALICE") == 0 and found.seat_of("carol") is None
+    assert server.views.get(2) is None
+
+
+def test_every_change_shows_here_and_in_another_process(
+    server: Server, other: Server, clock: Clock
+) -> None:
+    signup(server, "alice", "bob")
+    server.handle("alice@example.org", "vasco challenge alice bob")
+    server.handle("alice@example.org", "vasco move 1 alice pw-alice a0,0")
+    assert view(other).version == 1  # the other process keeps this view
+
+    # An undo and a new move at the same instant: the version and the time
+    # are as before, the move is not.
+    server.handle("alice@example.org", "vasco undo 1 alice pw-alice")
+    assert view(other).proposals() == {"undo": ["alice"]}
+    assert view(other).proposal_sentences() == [
+        "alice proposed taking back the last move; waiting for bob"
+    ]
+    server.handle("bob@example.org", "vasco accept 1 bob pw-bob")
+    assert view(other).version == 0 and view(other).votes == ()
+    server.handle("alice@example.org", "vasco move 1 alice pw-alice b0,0")
+    for seen in (view(server), view(other)):
+        assert [m.text for m in seen.moves] == ["b0,0"]
+        assert_agrees(server, seen)
+
+    server.handle("bob@example.org", "vasco accept bob pw-bob")  # he took the challenge up
+    server.handle("bob@example.org", "vasco resign 1 bob pw-bob")
+    ended = view(other)
+    assert ended.status == "finished" and not ended.active and ended.winner == 0
+    assert ended.player_to_move is None
+    assert_agrees(server, ended)
+
+    clock.advance(days=60)
+    server.tick()  # archives the finished board
+    assert view(other).status == "archived"
+
+
+def test_an_unchanged_board_costs_one_statement(server: Server, engine: Engine) -> None:
+    signup(server, "alice", "bob")
+    server.handle("alice@example.org", "vasco challenge alice bob")
+    first = view(server)
+    statements: list[str] = []
+
+    def count(*args: object) -> None:
+        statements.append(str(args[2]))
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        again = view(server)
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert again is first
+    assert len([s for s in statements if s.lstrip().upper().startswith("SELECT")]) == 1
+
+
+def test_ratings_and_subscribers_are_read_fresh(server: Server) -> None:
+    signup(server, "alice", "bob", "carol")
+    server.handle("alice@example.org", "vasco challenge alice bob")
+    found = view(server)
+    assert server.views.around(found).watchers == []
+    server.handle("carol@example.org", "vasco subscribe carol pw-carol 1")
+    assert server.views.around(found).watchers == ["carol"]
+    server.handle("alice@example.org", "vasco move 1 alice pw-alice a0,0")
+    server.handle("bob@example.org", "vasco accept bob pw-bob")
+    server.handle("bob@example.org", "vasco move 1 bob pw-bob resign")
+    ended = view(server)
+    ratings = server.views.around(ended).ratings
+    assert set(ratings) == set(ended.user_ids)
+    alice, bob = (ratings[user_id] for user_id in ended.user_ids)
+    assert alice[0] > bob[0] and alice[1] == bob[1] == 1
