@@ -63,7 +63,7 @@ class CappedHttp(H11Protocol):
     _host: str | None = None
     _first: asyncio.TimerHandle | None = None
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
         host = host_of(transport)
         if not WEB.admit(host):
             log.warning("refused a web connection from %s: %d open already", host, WEB.most)

@@ -82,7 +82,8 @@ def compose(session: Session, row: OutboxMessage, settings: Settings) -> EmailMe
             )
         else:
             message.add_alternative(html_text, subtype="html", charset="utf-8")
-            html_part = message.get_payload()[1]
+            html_part = message.get_payload()[1]  # type: ignore[index]
+            assert isinstance(html_part, EmailMessage)
             del html_part["MIME-Version"]  # the library adds it to the nested part too
             html_part.add_related(
                 png,

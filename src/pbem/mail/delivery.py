@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ..settings import Settings
 from ..store import OutboxMessage, reading
+from ..store.database import rows_changed
 
 log = logging.getLogger("pbem.mail.delivery")
 
@@ -191,7 +192,7 @@ def deliver_one(
             .values(next_attempt_at=now + LEASE)
             .execution_options(synchronize_session=False)
         )
-        if claimed.rowcount != 1:
+        if rows_changed(claimed) != 1:
             return False  # another loop has it, or it went out meanwhile
         row = session.get_one(OutboxMessage, row_id)
         if row.message_id is None:  # fixed before the first try, so retries keep it

@@ -135,7 +135,8 @@ def connect(account: ImapAccount) -> BaseMailBox:
 def _check_keywords_allowed(mailbox: BaseMailBox, account: ImapAccount) -> None:
     """Refuse a folder where our keyword cannot be stored: the poller would
     take every mail for new on every poll."""
-    permanent = b" ".join(mailbox.client.untagged_responses.get("PERMANENTFLAGS") or [])
+    answers = mailbox.client.untagged_responses.get("PERMANENTFLAGS") or []
+    permanent = b" ".join(answer for answer in answers if isinstance(answer, bytes))
     if permanent and b"\\*" not in permanent and DONE.encode().lower() not in permanent.lower():
         raise ImapToolsError(
             f"The IMAP server does not let pbem set the keyword {DONE} in {account.folder} "

@@ -21,8 +21,8 @@ def subject(board: Board, state: State, commented: bool = False) -> str:
     """'Vasco Board 101 alice': the player to move, or 'game over'."""
     title = get_game(board.game).title
     names = players_of(board)
-    over = state.to_move is None or board.status != "active"
-    who = "game over" if over else names[state.to_move]
+    seat = state.to_move
+    who = "game over" if seat is None or board.status != "active" else names[seat]
     return f"{title} Board {board.id} {who}" + (" **" if commented else "")
 
 

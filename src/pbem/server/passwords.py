@@ -108,6 +108,7 @@ class PasswordWork(Exception):
         if self.hashing:
             VERDICTS.add_fresh_hash(self.password, HASHER.hash(self.password))
             return
+        matches: bool
         try:
             matches = HASHER.verify(self.password_hash or dummy_hash(), self.password)
         except (VerificationError, InvalidHashError):

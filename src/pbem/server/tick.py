@@ -22,10 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import TypeVar
+from functools import partial
+from typing import Any, TypeVar
 
 from sqlalchemy import ColumnElement, Select, and_, delete, or_, select, update
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import QueryableAttribute, Session, sessionmaker
 
 from ..games import get_game
 from ..store import Board, BoardPlayer, ProcessedMessage, User, Vote, reading
@@ -52,9 +53,9 @@ def tick(sessions: Sessions, now: datetime) -> list[Outgoing]:
     """One run of the periodic job; returns the mails it queued."""
     messages: list[Outgoing] = []
     for board_id in due_ids(sessions, select(Board.id).where(board_due(now)), Board.due_at):
-        messages += in_transaction(sessions, now, lambda ctx, b=board_id: check_due_board(ctx, b))
+        messages += in_transaction(sessions, now, partial(check_due_board, board_id=board_id))
     for user_id in due_ids(sessions, select(User.id).where(digest_due(now)), User.id):
-        messages += in_transaction(sessions, now, lambda ctx, u=user_id: send_digest(ctx, u))
+        messages += in_transaction(sessions, now, partial(send_digest, user_id=user_id))
     with sessions.begin() as session:  # boards that ended and were not rated (a crash)
         rate_finished_boards(session, now)
     archive(sessions, now)
@@ -74,7 +75,7 @@ def digest_due(now: datetime) -> ColumnElement[bool]:
     )
 
 
-def due_ids(sessions: Sessions, query: Select[tuple[int]], order: object) -> list[int]:
+def due_ids(sessions: Sessions, query: Select[int], order: QueryableAttribute[Any]) -> list[int]:
     """The ids due now, the longest due first (read without a lock: each is
     claimed and checked again in its own transaction)."""
     with reading(sessions)() as session:
@@ -96,7 +97,7 @@ def in_transaction(
     return messages
 
 
-def claimed(session: Session, query: Select[tuple[T]]) -> T | None:
+def claimed(session: Session, query: Select[T]) -> T | None:
     """The row, locked for this transaction, or None when it is no longer
     due or another server holds it (it is doing this item now)."""
     return session.scalar(query.with_for_update(skip_locked=True))

@@ -16,6 +16,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..games import get_game
 from ..games.base import Options, State
+from .database import rows_changed
 from .models import Board, BoardPlayer, MoveRow, User
 from .positions import POSITIONS
 
@@ -153,7 +154,9 @@ def _committed(board: Board, **values: object) -> None:
     for name, value in values.items():
         if name != "revision":
             set_committed_value(board, name, value)
-    inspect(board).session.expire(board, ["revision"])
+    session = inspect(board).session
+    if session is not None:
+        session.expire(board, ["revision"])
 
 
 def apply_move(
@@ -209,7 +212,7 @@ def apply_move(
         .values(values)
         .execution_options(synchronize_session=False)
     )
-    if claimed.rowcount != 1:
+    if rows_changed(claimed) != 1:
         session.expire(board)
         raise StaleBoard(board.id, expected)
     _committed(board, due_at=values["due_at"])
@@ -250,7 +253,7 @@ def finish_board(
         .values(values)
         .execution_options(synchronize_session=False)
     )
-    if claimed.rowcount != 1:
+    if rows_changed(claimed) != 1:
         raise StaleBoard(board.id, board.version)
     _committed(board, **values)
     _note_finished(session, board)
@@ -278,7 +281,7 @@ def take_back(session: Session, board: Board, now: datetime) -> State:
         .values(values)
         .execution_options(synchronize_session=False)
     )
-    if claimed.rowcount != 1:
+    if rows_changed(claimed) != 1:
         raise StaleBoard(board.id, expected)
     _committed(board, **values)
     if last is not None:

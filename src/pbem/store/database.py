@@ -17,11 +17,11 @@ import sqlite3
 import time
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import CursorResult, Engine, Result, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 DEFAULT_PATH = Path("var") / "pbem.sqlite3"
@@ -112,3 +112,8 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     with open(f"{database}.upgrade-lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
         command.upgrade(alembic_config(engine), revision)
+
+
+def rows_changed(result: Result[Any]) -> int:
+    """How many rows an UPDATE or DELETE changed (its cursor's count)."""
+    return cast(CursorResult[Any], result).rowcount

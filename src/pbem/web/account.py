@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -122,7 +123,7 @@ def account_page(request: Request, userid: str, new_token: str | None = None) ->
         tokens = session.scalars(
             select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.id)
         ).all()
-        details = {
+        details: dict[str, Any] = {
             "mail": user.mail_preference,
             "vacation": bool(user.vacation),
             "addresses": addresses,

@@ -160,7 +160,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     },
     422: {"model": ErrorBody, "description": "Malformed: unreadable move, wrong fields."},
 }
-READ_ERRORS = {code: ERRORS[code] for code in (404, 422)}
+READ_ERRORS: dict[int | str, dict[str, Any]] = {code: ERRORS[code] for code in (404, 422)}
 
 
 # ----------------------------------------------------------- status mapping
@@ -660,7 +660,7 @@ def nowhere(request: Request, rest: str) -> Response:
             if isinstance(route, APIRoute)
             and route.endpoint is not nowhere
             and route.matches(scope)[0] is Match.PARTIAL
-            for method in route.methods
+            for method in route.methods or ()
         }
     )
     if methods:

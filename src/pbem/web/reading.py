@@ -39,17 +39,16 @@ class BoardLine:
 def board_line(board: Board) -> BoardLine:
     names = players_of(board)
     seat = board.to_move
-    active = board.status == "active" and seat is not None
-    status = f"{names[seat]} to move" if active else board.result or "over"
+    to_move = names[seat] if board.status == "active" and seat is not None else None
     return BoardLine(
         id=board.id,
         game=board.game,
         players=names,
         move=board.version + 1,
-        status=status,
-        to_move=names[seat] if active else None,
+        status=f"{to_move} to move" if to_move else board.result or "over",
+        to_move=to_move,
         options=" ".join(options_of(board).args()),
-        finished=not active,
+        finished=to_move is None,
         updated_at=board.updated_at,
     )
 

@@ -103,6 +103,8 @@ def _pieces_text(pairs: list[tuple[int, int]]) -> str:
 class TrugoState(State[TrugoMove]):
     """An immutable Trugo position. Its board is never changed after creation."""
 
+    game: TrugoGame
+
     def __init__(
         self,
         game: TrugoGame,

@@ -151,10 +151,10 @@ def _caption_lines(state: TrugoState, width: float) -> list[tuple[str, int | Non
             line += f", {board.removed[player]} gone with tiles"
         lines.append((line + ".", player))
     wrapped: list[tuple[str, int | None]] = []
-    for index, (line, player) in enumerate(lines):
+    for index, (line, seat) in enumerate(lines):
         em = 0.56 if index == 0 else 0.5  # the first line is bold
         for part, text in enumerate(textwrap.wrap(line, max(30, int(width / (CAPTION_FONT * em))))):
-            wrapped.append((text, player if part == 0 else None))
+            wrapped.append((text, seat if part == 0 else None))
     return wrapped
 
 

@@ -28,10 +28,11 @@ _ZOBRIST = random.Random(20260621)
 ZOBRIST = [[_ZOBRIST.getrandbits(64) for _ in range(3)] for _ in range(27 * 27)]
 
 
-_TABLES: dict[int, tuple[list[int], list[int], list[tuple[int, ...]], list[int]]] = {}
+Tables = tuple[list[int], list[int], list[tuple[int, int, int, int]], list[int]]
+_TABLES: dict[int, Tables] = {}
 
 
-def _tables(size: int) -> tuple[list[int], list[int], list[tuple[int, ...]], list[int]]:
+def _tables(size: int) -> Tables:
     """What every board of this size shares: the empty colours (with the EDGE
     frame), the points, each point's neighbours and the edge bits it touches.
     Built once per size; boards share all but the colours, which they copy."""

@@ -51,6 +51,8 @@ class LastMove:
 class VacuState(State[VacuMove]):
     """An immutable Vacu or Convacu position (`game.connection` tells which)."""
 
+    game: VacuGame
+
     def __init__(
         self,
         game: VacuGame,

@@ -36,7 +36,7 @@ OPPOSITE_SIDE = (1, 0, 2)
 
 # SHOWS[o][k]: the colour bit orientation o shows on side k.
 SHOWS: tuple[tuple[int, int, int], ...] = tuple(
-    tuple(1 << colour for colour in colours) for colours in SIDE_COLOURS
+    (1 << first, 1 << second, 1 << third) for first, second, third in SIDE_COLOURS
 )
 
 

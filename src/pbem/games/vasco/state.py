@@ -65,6 +65,8 @@ def _cell_text(cid: int) -> str:
 class VascoState(State[VascoMove]):
     """An immutable Vasco position. Its board is never changed after creation."""
 
+    game: VascoGame
+
     def __init__(
         self,
         game: VascoGame,
