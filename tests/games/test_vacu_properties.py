@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.games import get_game
-from pbem.games.base import MoveError
 from pbem.games.vacu import VacuState
 from pbem.games.vacu.board import BLACK, EMPTY, WHITE
 
@@ -73,41 +71,3 @@ def test_the_score_adds_up_to_the_board_plus_komi_and_button(state: VacuState) -
     total = state.board.size**2 - len(neutral) + (state.komi or 0)
     total += 0.5 if state.button is not None else 0
     assert sum(state.score()) == total
-
-
-@settings(max_examples=50, deadline=None)
-@given(random_games())
-def test_record_replays_to_the_same_position_and_json_round_trips(state: VacuState) -> None:
-    data = state.to_json()
-    assert json.loads(json.dumps(data)) == data
-    game = state.game
-    again = game.replay(game.parse_options(state.options.args()), data["moves"])
-    assert again.to_json() == data
-    assert again.text_board() == state.text_board()
-
-
-@settings(max_examples=50, deadline=None)
-@given(random_games())
-def test_notation_round_trips(state: VacuState) -> None:
-    for move in state.legal_moves():
-        text = state.move_text(move)
-        assert state.parse_move(text) == move
-        assert state.parse_move(f" {text.swapcase()} ") == move
-
-
-@settings(max_examples=40, deadline=None)
-@given(random_games())
-def test_text_board_fits_a_mail(state: VacuState) -> None:
-    text = state.text_board()
-    assert max(len(line) for line in text.splitlines()) <= 80
-    assert state.status_line() in " ".join(text.split())
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.text(max_size=20))
-def test_any_text_is_read_or_refused_with_a_reason(text: str) -> None:
-    state = get_game("vacu").start(["-komi=5"])
-    try:
-        state.play_text(text)
-    except MoveError as error:
-        assert error.reason

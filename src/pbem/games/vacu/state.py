@@ -18,15 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..base import IllegalMove, MoveRecord, MoveSyntaxError, Options, Result, State
 from .board import BLACK, EMPTY, WHITE, Board
+from .notation import BUTTON, COLOUR, COLOUR_WORDS, COLUMNS, KOMI, PASS, STONE, STONE_LETTERS
 from .score import score
+from .svg_board import render_svg
+from .text_board import render_text
 
 if TYPE_CHECKING:
     from .game import VacuGame
 
-COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-COLOUR_WORDS = {BLACK: "black", WHITE: "white"}
-STONE_LETTERS = {BLACK: "X", WHITE: "O"}
-STONE, PASS, BUTTON, KOMI, COLOUR = "stone", "pass", "button", "komi", "colour"
 _POINT = re.compile(r"([a-hj-z])(\d{1,2})")
 _KOMI = re.compile(r"komi[=:]?([+-]?\d{1,9})")
 
@@ -405,11 +404,7 @@ class VacuState(State[VacuMove]):
         }
 
     def text_board(self, viewer: int | None = None) -> str:
-        from .text_board import render_text
-
         return render_text(self)
 
     def svg_board(self) -> str:
-        from .svg_board import render_svg
-
         return render_svg(self)

@@ -28,7 +28,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..svg import num, polygon
 from .board import BLACK, EMPTY, NEEDS, WHITE, star_points
-from .state import COLUMNS, STONE, STONE_LETTERS
+from .notation import COLUMNS, STONE, STONE_LETTERS
 
 if TYPE_CHECKING:
     from .state import VacuState

@@ -16,7 +16,7 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from .board import BLACK, EMPTY, WHITE, star_points
-from .state import COLUMNS, STONE, STONE_LETTERS
+from .notation import COLUMNS, STONE, STONE_LETTERS
 
 if TYPE_CHECKING:
     from .state import VacuState
