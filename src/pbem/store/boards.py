@@ -206,9 +206,11 @@ def apply_move(
         moves.sort(key=lambda move: move.number)
     _committed(board, **values)  # (a lost race ends the command, and the session with it)
     values["due_at"] = due_time(board, moves)
+    # Still active too: a resignation or a forfeit ends a board without a
+    # move, at the same version, and a move checked before it must not revive it.
     claimed = session.execute(
         update(Board)
-        .where(Board.id == board.id, Board.version == expected)
+        .where(Board.id == board.id, Board.version == expected, Board.status == "active")
         .values(values)
         .execution_options(synchronize_session=False)
     )
