@@ -198,7 +198,8 @@ def test_poll_forever_outlives_a_restart_of_the_imap_server(
         dovecot.start()
         append(dovecot, mail("bob@example.org", "signup bob secret2"))
         eventually(lambda: "bob" in userids(server))
-        assert any("works again" in record.getMessage() for record in caplog.records)
+        # (logged just after the mail that shows it is handled: wait for it too)
+        eventually(lambda: any("works again" in r.getMessage() for r in caplog.records))
         assert loop.is_alive()
     finally:
         stop.set()
