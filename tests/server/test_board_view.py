@@ -15,16 +15,6 @@ from tests.server.test_commands import CheckedServer, Clock, signup
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def server(engine: Engine, clock: Clock) -> Server:
-    return CheckedServer(session_factory(engine), clock)
-
-
-@pytest.fixture
 def other(engine: Engine, clock: Clock) -> Server:
     """A second server on the same database: another process, its own views."""
     return CheckedServer(session_factory(engine), clock)

@@ -3,23 +3,12 @@ time, stalled draw votes, digests and archiving."""
 
 from __future__ import annotations
 
-import pytest
 from sqlalchemy import Engine, event, select
 
 from pbem.server import Server
-from pbem.store import Board, QueuedMove, User, Vote, session_factory
+from pbem.store import Board, QueuedMove, User, Vote
 from pbem.store.boards import create_board
-from tests.server.test_commands import CheckedServer, Clock, signup
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def server(engine: Engine, clock: Clock) -> Server:
-    return CheckedServer(session_factory(engine), clock)
+from tests.server.test_commands import Clock, signup
 
 
 def start(server: Server, extra: str = "") -> None:

@@ -16,12 +16,12 @@ from sqlalchemy import func, select
 
 from pbem.server import Server
 from pbem.server.accounts import find_user
+from pbem.server.recent import Recent
 from pbem.settings import Settings
 from pbem.store import ApiToken, Board, OutboxMessage, make_engine, session_factory, upgrade
 from pbem.web import create_app
 from pbem.web.account import token_hash
 from pbem.web.api import status_for
-from pbem.web.recent import RecentAnswers
 from tests.server.test_commands import Clock
 
 
@@ -698,7 +698,7 @@ def test_the_board_json_is_never_stale(
 
     def fresh() -> dict[str, Any]:
         kept = client.get("/api/vasco/boards/1").json()
-        client.app.state.board_json = RecentAnswers(16)  # as another process would
+        client.app.state.board_json = Recent[bytes](16)  # as another process would
         assert client.get("/api/vasco/boards/1").json() == kept
         return kept
 

@@ -15,8 +15,6 @@ stamp even while a move commits beside it.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,6 +26,7 @@ from ..games.base import Options, State
 from ..store import Board, BoardPlayer, MoveRow, Rating, Subscription, User, Vote
 from ..store.database import READING
 from ..store.positions import POSITIONS
+from .recent import Recent
 
 KEPT_VIEWS = 2048  # boards per process
 
@@ -132,6 +131,11 @@ class BoardView:
             return None
         return self.players[self.to_move]
 
+    def shown(self, at: int | None) -> int:
+        """The move a door shows when asked for move `at`: the latest when
+        not asked, else `at` within the record."""
+        return self.version if at is None else max(0, min(at, self.version))
+
     def state(self, upto: int | None = None) -> State[Any]:
         """The position now, or after the first `upto` moves."""
         moves = self.record if upto is None else self.record[: max(0, upto)]
@@ -180,12 +184,10 @@ class BoardViews:
     may drop them at any time (the database is the truth)."""
 
     def __init__(self, engine: Engine, size: int = KEPT_VIEWS) -> None:
-        self.size = size
         if engine.dialect.name == "postgresql":
             engine = engine.execution_options(isolation_level="REPEATABLE READ")
         self._engine = engine.execution_options(**{READING: True})  # SQLite: no write lock
-        self._lock = threading.Lock()
-        self._views: OrderedDict[Hashable, BoardView] = OrderedDict()
+        self._views: Recent[BoardView] = Recent(size)
 
     def get(self, board_id: int) -> BoardView | None:
         """The board as it is now; None when there is no such board."""
@@ -196,17 +198,11 @@ class BoardViews:
             first = rows[0]
             votes = tuple((row.kind, row.seat) for row in rows if row.kind is not None)
             stamp = (board_id, first.revision, first.status, votes)
-            with self._lock:
-                found = self._views.get(stamp)
-                if found is not None:
-                    self._views.move_to_end(stamp)
-                    return found
+            found = self._views.get(stamp)
+            if found is not None:
+                return found
             view = _read(connection, board_id, stamp, first, votes)
-        with self._lock:
-            self._views[stamp] = view
-            while len(self._views) > self.size:
-                self._views.popitem(last=False)
-        return view
+        return self._views.put(stamp, view)
 
     def around(self, view: BoardView) -> Around:
         """The players' ratings in the board's game and its subscribers, now."""
@@ -219,10 +215,6 @@ class BoardViews:
             }
             watchers = list(connection.scalars(_WATCHERS, {"board": view.id}))
         return Around(ratings, watchers)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._views.clear()
 
 
 def _read(

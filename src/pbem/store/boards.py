@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import inspect, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -149,14 +149,27 @@ def _note_finished(session: Session, board: Board) -> None:
 
 
 def _committed(board: Board, **values: object) -> None:
-    """Set what an UPDATE just wrote on the loaded board, without a reload
-    (the revision, moved on in SQL, is read again if anyone asks)."""
+    """Set what an UPDATE just wrote on the loaded board, without a reload."""
     for name, value in values.items():
-        if name != "revision":
-            set_committed_value(board, name, value)
-    session = inspect(board).session
-    if session is not None:
-        session.expire(board, ["revision"])
+        set_committed_value(board, name, value)
+
+
+def _claim(session: Session, board: Board, expected: int, values: dict[str, object]) -> None:
+    """Write `values` on the board if it is still active at move `expected`,
+    else raise StaleBoard (another command changed it first; a resignation
+    or forfeit ends a board at the same version, so a move checked before it
+    must not revive it). Every change moves the board's revision on, which
+    tells the doors' kept views (server/board_view.py) that they are old."""
+    claimed = session.execute(
+        update(Board)
+        .where(Board.id == board.id, Board.version == expected, Board.status == "active")
+        .values({**values, "revision": Board.revision + 1})
+        .execution_options(synchronize_session=False)
+    )
+    if rows_changed(claimed) != 1:
+        session.expire(board)
+        raise StaleBoard(board.id, expected)
+    session.expire(board, ["revision"])  # (moved on in SQL: read again if asked)
 
 
 def apply_move(
@@ -181,7 +194,6 @@ def apply_move(
     over = after.result is not None
     values: dict[str, object] = {
         "version": expected + 1,
-        "revision": Board.revision + 1,
         "snapshot": snapshot_of(after),
         "updated_at": now,
         "status": "finished" if over else "active",
@@ -206,17 +218,7 @@ def apply_move(
         moves.sort(key=lambda move: move.number)
     _committed(board, **values)  # (a lost race ends the command, and the session with it)
     values["due_at"] = due_time(board, moves)
-    # Still active too: a resignation or a forfeit ends a board without a
-    # move, at the same version, and a move checked before it must not revive it.
-    claimed = session.execute(
-        update(Board)
-        .where(Board.id == board.id, Board.version == expected, Board.status == "active")
-        .values(values)
-        .execution_options(synchronize_session=False)
-    )
-    if rows_changed(claimed) != 1:
-        session.expire(board)
-        raise StaleBoard(board.id, expected)
+    _claim(session, board, expected, values)
     _committed(board, due_at=values["due_at"])
     if over:
         _note_finished(session, board)
@@ -241,7 +243,6 @@ def finish_board(
     that does not count (a declined challenge) is marked rated already."""
     values: dict[str, object] = {
         "status": "finished",
-        "revision": Board.revision + 1,
         "winner": winner,
         "result": reason,
         "updated_at": now,
@@ -249,14 +250,7 @@ def finish_board(
         "to_move": None,
         "due_at": None,
     }
-    claimed = session.execute(
-        update(Board)
-        .where(Board.id == board.id, Board.version == board.version, Board.status == "active")
-        .values(values)
-        .execution_options(synchronize_session=False)
-    )
-    if rows_changed(claimed) != 1:
-        raise StaleBoard(board.id, board.version)
+    _claim(session, board, board.version, values)
     _committed(board, **values)
     _note_finished(session, board)
 
@@ -272,19 +266,11 @@ def take_back(session: Session, board: Board, now: datetime) -> State:
     )
     values: dict[str, object] = {
         "version": expected - 1,
-        "revision": Board.revision + 1,
         "snapshot": snapshot_of(state),
         "updated_at": now,
         "to_move": state.to_move,
     }
-    claimed = session.execute(
-        update(Board)
-        .where(Board.id == board.id, Board.version == expected, Board.status == "active")
-        .values(values)
-        .execution_options(synchronize_session=False)
-    )
-    if rows_changed(claimed) != 1:
-        raise StaleBoard(board.id, expected)
+    _claim(session, board, expected, values)
     _committed(board, **values)
     if last is not None:
         session.delete(last)

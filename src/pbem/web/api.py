@@ -41,6 +41,7 @@ from ..server.accounts import find_user
 from ..server.board_view import BoardView
 from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandError
 from ..server.messages import Sent
+from ..server.recent import Recent
 from ..server.standings import SECTION_SIZE, standing_sections
 from ..server.throttle import check_allowed, record_failure
 from ..server.view_commands import play_moves
@@ -77,7 +78,6 @@ from .api_models import (
     Standings,
     StandingSection,
 )
-from .recent import RecentAnswers
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -227,14 +227,9 @@ def view_or_404(server: Server, game: Game, board_id: int) -> BoardView:
     return found.view_or_404(server, game, board_id, f"GET /api/{game.name}/boards")
 
 
-def shown_of(view: BoardView, at: int | None) -> int:
-    """The move shown: the latest, or `at` within the record."""
-    return view.version if at is None else max(0, min(at, view.version))
-
-
 def board_detail(view: BoardView, at: int | None = None) -> BoardDetail:
     game = get_game(view.game)
-    shown = shown_of(view, at)
+    shown = view.shown(at)
     state = view.state(shown)
     result = None
     if not view.active:
@@ -523,8 +518,8 @@ def board(
     or after move `at`)."""
     view = view_or_404(server_of(request), game_or_404(game), board_id)
     # The view's stamp holds everything the answer shows.
-    key = (view.stamp, shown_of(view, at))
-    kept: RecentAnswers = request.app.state.board_json
+    key = (view.stamp, view.shown(at))
+    kept: Recent[bytes] = request.app.state.board_json
     body = kept.get(key)
     if body is None:
         body = kept.put(key, board_detail(view, at).model_dump_json().encode())
@@ -545,7 +540,7 @@ def board_svg(
 ) -> Response:
     """The board as an SVG image (now, or after move `at`)."""
     view = view_or_404(server_of(request), game_or_404(game), board_id)
-    return Response(svg_board(view.state(shown_of(view, at))), media_type="image/svg+xml")
+    return Response(svg_board(view.state(view.shown(at))), media_type="image/svg+xml")
 
 
 @router.post(
@@ -583,7 +578,7 @@ def preview(
     ask. An illegal move is 409, an unreadable one 422, each with the
     reason."""
     view = view_or_404(server_of(request), game_or_404(game), board_id)
-    shown = shown_of(view, sent.at)
+    shown = view.shown(sent.at)
     state = view.state(shown)
     names = view.players
     try:

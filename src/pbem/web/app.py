@@ -13,11 +13,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
 from ..server import Server
+from ..server.recent import Recent
 from ..settings import Settings
 from . import account, api, board_page, browse, move_entry
 from .headers import SecurityHeaders, docs_policy, nonce
 from .limits import BodyLimit
-from .recent import RecentAnswers
 from .session import secret_key
 from .templating import render
 
@@ -36,7 +36,7 @@ def create_app(server: Server, settings: Settings) -> FastAPI:
     )
     app.state.server = server
     app.state.settings = settings
-    app.state.board_json = RecentAnswers(2048)  # the API's boards, by all they show
+    app.state.board_json = Recent[bytes](2048)  # the API's boards, by all they show
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit)
     app.add_middleware(

@@ -12,7 +12,7 @@ from sqlalchemy import and_, select
 from sqlalchemy.orm import Session, defer, lazyload, selectinload
 
 from ..games import GAMES, get_game
-from ..games.base import State
+from ..games.base import Options, State
 from ..server.board_mail import players_of
 from ..server.board_view import BoardView
 from ..store import Board, BoardPlayer, Rating, RatingEvent, User
@@ -36,37 +36,33 @@ class BoardLine:
     updated_at: datetime
 
 
-def board_line(board: Board) -> BoardLine:
-    names = players_of(board)
-    seat = board.to_move
-    to_move = names[seat] if board.status == "active" and seat is not None else None
+def line_of(
+    board: Board | BoardView, players: list[str], to_move: str | None, options: Options
+) -> BoardLine:
     return BoardLine(
         id=board.id,
         game=board.game,
-        players=names,
+        players=players,
         move=board.version + 1,
         status=f"{to_move} to move" if to_move else board.result or "over",
         to_move=to_move,
-        options=" ".join(options_of(board).args()),
+        options=" ".join(options.args()),
         finished=to_move is None,
         updated_at=board.updated_at,
     )
 
 
+def board_line(board: Board) -> BoardLine:
+    """A listed board's line (from its row, loaded with its players)."""
+    names = players_of(board)
+    seat = board.to_move
+    to_move = names[seat] if board.status == "active" and seat is not None else None
+    return line_of(board, names, to_move, options_of(board))
+
+
 def view_line(view: BoardView) -> BoardLine:
     """A board's line from its view (the board page's heading)."""
-    to_move = view.player_to_move
-    return BoardLine(
-        id=view.id,
-        game=view.game,
-        players=list(view.players),
-        move=view.version + 1,
-        status=f"{to_move} to move" if to_move else view.result or "over",
-        to_move=to_move,
-        options=" ".join(view.parsed_options().args()),
-        finished=to_move is None,
-        updated_at=view.updated_at,
-    )
+    return line_of(view, list(view.players), view.player_to_move, view.parsed_options())
 
 
 # Lists show the players' names: their users come with them, not their addresses.
