@@ -3,9 +3,12 @@
 `PBEM_DATABASE_URL` names the database (`postgresql+psycopg://user@host/db`);
 without it the server keeps everything in SQLite at ./var/pbem.sqlite3, in
 WAL mode. SQLite transactions that write start with BEGIN IMMEDIATE, so two
-commands on one board queue for the write lock instead of failing late;
-sessions only for reading (`reading`) begin deferred, and in WAL mode they
-neither wait for nor hold up a writer. PostgreSQL runs at READ COMMITTED and
+commands on one board queue for the write lock instead of failing late, and
+they queue first on a lock file beside the database (`WriterQueue`): SQLite
+itself makes a waiting writer sleep and poll, which under load wastes most of
+the lock's time and leaves tails of seconds. Sessions only for reading
+(`reading`) begin deferred, and in WAL mode they neither wait for nor hold up
+a writer. PostgreSQL runs at READ COMMITTED and
 the boards' version check settles races.
 """
 
@@ -14,6 +17,7 @@ from __future__ import annotations
 import fcntl
 import os
 import sqlite3
+import threading
 import time
 from importlib import resources
 from pathlib import Path
@@ -44,6 +48,8 @@ def make_engine(url: str | None = None) -> Engine:
     if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, connect_args={"timeout": 30}, hide_parameters=True)
+    database = engine.url.database
+    queue = WriterQueue(f"{database}.write-lock") if database and database != ":memory:" else None
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -56,10 +62,79 @@ def make_engine(url: str | None = None) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
-        reading = connection.get_execution_options().get(READING)
-        connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
+        if connection.get_execution_options().get(READING):
+            connection.exec_driver_sql("BEGIN")
+            return
+        if queue is not None:
+            queue.enter(connection.info)
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    if queue is not None:
+
+        @event.listens_for(engine, "checkin")
+        def _on_checkin(_dbapi_connection: Any, record: Any) -> None:
+            queue.leave(record.info)
+
+        @event.listens_for(engine, "invalidate")
+        def _on_invalidate(_dbapi_connection: Any, record: Any, _error: Any) -> None:
+            queue.leave(record.info)
+
+        @event.listens_for(engine, "close")
+        def _on_close(_dbapi_connection: Any, record: Any) -> None:
+            queue.forget(record.info)
 
     return engine
+
+
+class NestedWrite(RuntimeError):
+    """A thread that is writing began a second write transaction: it would
+    wait for itself."""
+
+
+class WriterQueue:
+    """Writers to one SQLite file, on this machine, take turns in the order
+    the kernel wakes them: an exclusive `flock` on a lock file beside the
+    database is taken before BEGIN IMMEDIATE and given back when the
+    connection returns to the pool (after its COMMIT or ROLLBACK). A waiter
+    sleeps in the kernel and wakes the moment the lock is free, where
+    SQLite's own busy handler would poll with growing sleeps. Each pooled
+    connection has its own open lock file, so threads of one process queue
+    too; a process that dies lets go of its turn with its files."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._holding = threading.local()
+
+    def _file(self, info: dict[str, Any]) -> int:
+        if "writer_queue" not in info:
+            info["writer_queue"] = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        return cast(int, info["writer_queue"])
+
+    def enter(self, info: dict[str, Any]) -> None:
+        if info.get("writer_turn"):
+            return  # this connection is already in its turn
+        held = getattr(self._holding, "info", None)
+        if held is not None and held is not info and held.get("writer_turn"):
+            raise NestedWrite(
+                "a write transaction began while this thread's other write transaction "
+                "was still open; finish one before starting the next"
+            )
+        fcntl.flock(self._file(info), fcntl.LOCK_EX)
+        info["writer_turn"] = True
+        self._holding.info = info
+
+    def leave(self, info: dict[str, Any]) -> None:
+        if not info.pop("writer_turn", False):
+            return
+        fcntl.flock(info["writer_queue"], fcntl.LOCK_UN)
+        if getattr(self._holding, "info", None) is info:
+            self._holding.info = None
+
+    def forget(self, info: dict[str, Any]) -> None:
+        self.leave(info)
+        descriptor = info.pop("writer_queue", None)
+        if descriptor is not None:
+            os.close(descriptor)
 
 
 READING = "pbem_reading"  # the execution option of sessions that only read

@@ -1,0 +1,101 @@
+"""SQLite writers take turns on a lock file (`WriterQueue`): in order,
+without SQLite's sleeping busy handler, across threads and processes, and a
+thread that would wait for itself is told so at once."""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, text
+
+from pbem.store import make_engine, session_factory
+from pbem.store.database import NestedWrite, reading
+
+
+def counter_engine(path: Path) -> Engine:
+    engine = make_engine(f"sqlite:///{path}")
+    with engine.begin() as connection:
+        connection.execute(text("CREATE TABLE IF NOT EXISTS c (n INTEGER)"))
+        if connection.execute(text("SELECT count(*) FROM c")).scalar() == 0:
+            connection.execute(text("INSERT INTO c VALUES (0)"))
+    return engine
+
+
+def bump_many(path: str, times: int) -> None:
+    """Read the counter, wait a little inside the transaction, write it
+    back plus one: lost updates show if two writers ever overlap."""
+    sessions = session_factory(counter_engine(Path(path)))
+    for _ in range(times):
+        with sessions.begin() as session:
+            n = session.execute(text("SELECT n FROM c")).scalar_one()
+            time.sleep(0.001)
+            session.execute(text("UPDATE c SET n = :n"), {"n": n + 1})
+
+
+def test_writers_in_threads_and_processes_never_overlap(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    engine = counter_engine(path)
+    context = multiprocessing.get_context("spawn")
+    processes = [context.Process(target=bump_many, args=(str(path), 40)) for _ in range(2)]
+    threads = [threading.Thread(target=bump_many, args=(str(path), 40)) for _ in range(4)]
+    started = time.monotonic()
+    for worker in [*processes, *threads]:
+        worker.start()
+    for worker in [*processes, *threads]:
+        worker.join(timeout=120)
+    assert all(process.exitcode == 0 for process in processes)
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT n FROM c")).scalar_one() == 6 * 40
+    # 240 turns of about a millisecond each: far from SQLite's polling sleeps
+    # (which grow to 100 ms a try), and from its 30 s busy timeout.
+    assert time.monotonic() - started < 60
+
+
+def test_a_reader_does_not_wait_for_a_writer(tmp_path: Path) -> None:
+    engine = counter_engine(tmp_path / "db.sqlite3")
+    writes, reads = session_factory(engine), reading(session_factory(engine))
+    with writes.begin() as writer:
+        writer.execute(text("UPDATE c SET n = 7"))
+        started = time.monotonic()
+        with reads() as reader:
+            assert reader.execute(text("SELECT n FROM c")).scalar_one() == 0
+        assert time.monotonic() - started < 1
+
+
+def test_a_write_inside_a_write_in_one_thread_fails_at_once(tmp_path: Path) -> None:
+    sessions = session_factory(counter_engine(tmp_path / "db.sqlite3"))
+    started = time.monotonic()
+    with sessions.begin() as outer:
+        outer.execute(text("UPDATE c SET n = 1"))
+        with (
+            pytest.raises(NestedWrite, match="finish one before starting the next"),
+            sessions.begin() as inner,
+        ):
+            inner.execute(text("UPDATE c SET n = 2"))
+    assert time.monotonic() - started < 5
+    # The failed attempt left nothing held: the next writer goes straight in.
+    with sessions.begin() as session:
+        assert session.execute(text("SELECT n FROM c")).scalar_one() == 1
+
+
+def test_a_turn_ends_with_its_transaction_when_it_fails(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    sessions = session_factory(counter_engine(path))
+    with pytest.raises(ZeroDivisionError), sessions.begin() as session:
+        session.execute(text("UPDATE c SET n = 5"))
+        _ = 1 / 0
+    done = threading.Event()
+
+    def other_thread() -> None:
+        with sessions.begin() as session:
+            session.execute(text("UPDATE c SET n = 6"))
+        done.set()
+
+    threading.Thread(target=other_thread).start()
+    assert done.wait(10)
+    with sessions.begin() as session:
+        assert session.execute(text("SELECT n FROM c")).scalar_one() == 6
