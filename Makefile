@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint format bench serve clean
+.PHONY: test lint format docs bench serve clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(PY) -m ruff format .
 	$(PY) -m ruff check --fix .
+
+# The command table in docs/commands.md, from the registry of commands.
+docs: $(STAMP)
+	$(PY) -c 'from pathlib import Path; from pbem.server.registry import write_listing; write_listing(Path("docs/commands.md"))'
 
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'

@@ -14,7 +14,6 @@ import os
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from ..documents import rules_text
 from ..store import Address, BoardPlayer, User
 from ..store.boards import boards_of, rebuild, reschedule
 from .accounts import (
@@ -30,27 +29,16 @@ from .accounts import (
 from .board_mail import board_body, subject
 from .context import (
     Context,
-    game_named,
     login,
     seat_of,
     usage,
 )
 from .errors import CONFLICT, FORBIDDEN, CommandError
 from .footers import stop_token
-from .help import command_list
 from .passwords import new_password_hash, password_changed
 from .turns import end_by_resignation
 
 MAIL_PREFERENCES = ("every", "digest", "none")
-
-
-def help_command(ctx: Context, words: list[str]) -> None:
-    usage("help [GAME]", words, 0, 1)
-    if words:
-        game = game_named(words[0])
-        ctx.reply.send(ctx.sender, f"{game.title} help", rules_text(game))
-    else:
-        ctx.reply.send(ctx.sender, "pbem help", command_list())
 
 
 def signup(ctx: Context, words: list[str]) -> None:

@@ -1,0 +1,388 @@
+"""Every command, named once: its word and aliases, how it is written, what
+it does, and the function that runs it.
+
+Dispatch finds commands here, `help` lists them from here, and the table at
+the top of `docs/commands.md` is this list (`make docs` writes it; a test
+checks it is current). A command is added by adding a `Verb` below.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from ..documents import rules_text
+from ..games import GAMES
+from ..games.base import Game
+from . import (
+    account_commands,
+    board_commands,
+    standings,
+    subscriptions,
+    turns,
+    view_commands,
+    votes,
+)
+from .context import Context, game_named, usage
+
+Command = Callable[[Context, list[str]], None]
+GameCommand = Callable[[Context, Game, list[str]], None]
+
+
+@dataclass(frozen=True)
+class Verb:
+    """A command word. `forms` are how it is written (a game command's
+    without the leading `GAME`); `summary` says what it does in a phrase or
+    two; `aliases` are other words for it."""
+
+    name: str
+    forms: tuple[str, ...]
+    summary: str
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+
+@dataclass(frozen=True)
+class AccountVerb(Verb):
+    """A command that stands alone (`signup ...`)."""
+
+    run: Command | None = None  # None: the service itself reads it (`multiple`)
+
+
+@dataclass(frozen=True)
+class GameVerb(Verb):
+    """A command that follows a game's name (`vasco move ...`)."""
+
+    run: GameCommand | None = None
+
+    @property
+    def written(self) -> tuple[str, ...]:
+        return tuple(f"GAME {form}" for form in self.forms)
+
+
+def help_command(ctx: Context, words: list[str]) -> None:
+    """The list of commands, or a game's rules."""
+    usage("help [GAME]", words, 0, 1)
+    if words:
+        game = game_named(words[0])
+        ctx.reply.send(ctx.sender, f"{game.title} help", rules_text(game))
+    else:
+        ctx.reply.send(ctx.sender, "pbem help", command_list())
+
+
+ACCOUNT_VERBS: tuple[AccountVerb, ...] = (
+    AccountVerb("help", ("help [GAME]",), "this list, or a game's rules", run=help_command),
+    AccountVerb(
+        "signup",
+        ("signup USERID PASSWORD [ADDRESS]",),
+        "make an account (ADDRESS: the sender's)",
+        run=account_commands.signup,
+    ),
+    AccountVerb(
+        "add",
+        ("add USERID PASSWORD ADDRESS",),
+        "send commands from another address too",
+        run=account_commands.add_address,
+    ),
+    AccountVerb(
+        "change",
+        (
+            "change password USERID PASSWORD NEWPASSWORD",
+            "change address USERID PASSWORD NEWADDRESS",
+        ),
+        "a new password, or where your mail goes",
+        run=account_commands.change,
+    ),
+    AccountVerb("list", ("list",), "the players", run=account_commands.list_users),
+    AccountVerb(
+        "vacation",
+        ("vacation USERID PASSWORD on|off",),
+        "no reminders or forfeits while away",
+        run=account_commands.vacation,
+    ),
+    AccountVerb(
+        "signoff",
+        ("signoff USERID PASSWORD",),
+        "leave: resign every board, no more mail",
+        run=account_commands.signoff,
+    ),
+    AccountVerb(
+        "signon",
+        ("signon USERID PASSWORD",),
+        "come back after a signoff",
+        run=account_commands.signon,
+    ),
+    AccountVerb(
+        "delete",
+        ("delete USERID PASSWORD",),
+        "remove an account that never played",
+        run=account_commands.delete_account,
+    ),
+    AccountVerb(
+        "broadcast",
+        ("broadcast USERID PASSWORD",),
+        "(administrators) the body to everyone",
+        run=account_commands.broadcast,
+    ),
+    AccountVerb(
+        "message",
+        ("message USERID PASSWORD TOUSERID",),
+        "the body goes to that player",
+        run=account_commands.message,
+    ),
+    AccountVerb(
+        "all",
+        ("all show USERID",),
+        "every active board of a player",
+        run=account_commands.all_show,
+    ),
+    AccountVerb("multiple", ("multiple",), "each line of the body is a command"),
+    AccountVerb(
+        "mail",
+        ("mail USERID PASSWORD every|digest|none",),
+        "which mail you want: every board mail, one mail a day listing boards "
+        "awaiting you, or none",
+        run=account_commands.mail_preference,
+    ),
+    AccountVerb(
+        "stop",
+        ("stop USERID TOKEN",),
+        "no more mail, by the token in a mail's List-Unsubscribe header",
+        run=account_commands.stop,
+    ),
+)
+
+GAME_VERBS: tuple[GameVerb, ...] = (
+    GameVerb(
+        "challenge",
+        ("challenge USER1 USER2 [-OPTION ...] [--nagtime=D] [--forfeittime=D] [--totaltime=D]",),
+        "start a board; USER1 moves first",
+        run=board_commands.challenge,
+    ),
+    GameVerb(
+        "move",
+        ("move BOARD USERID PASSWORD MOVE[#N]",),
+        "play MOVE; #N (the move's number) makes a stale or repeated mail harmless",
+        run=board_commands.move,
+    ),
+    GameVerb(
+        "submit",
+        ("submit BOARD USERID PASSWORD MOVE[#N]",),
+        "see the board after MOVE first ...",
+        run=board_commands.submit,
+    ),
+    GameVerb(
+        "confirm",
+        ("confirm BOARD USERID PASSWORD",),
+        "... then play it",
+        run=board_commands.confirm,
+    ),
+    GameVerb(
+        "pass",
+        ("pass BOARD USERID PASSWORD[#N]",),
+        "pass, in the games that allow it",
+        run=board_commands.pass_command,
+    ),
+    GameVerb(
+        "chat",
+        ("chat BOARD USERID PASSWORD",),
+        "the body goes to the other players",
+        run=board_commands.chat,
+    ),
+    GameVerb(
+        "swap",
+        ("swap BOARD USERID PASSWORD[#N]",),
+        "the swap step (Vacu: take Black)",
+        run=board_commands.swap,
+    ),
+    GameVerb(
+        "resign",
+        ("resign BOARD USERID PASSWORD",),
+        "resign (out of turn: when the turn comes; before your first move: decline)",
+        run=turns.resign,
+    ),
+    GameVerb(
+        "queue",
+        ("queue BOARD USERID PASSWORD MOVE [if THEIRMOVE]",),
+        "play MOVE at your next turn (only if the opponent played THEIRMOVE)",
+        run=turns.queue,
+    ),
+    GameVerb(
+        "propose",
+        ("propose BOARD USERID PASSWORD",),
+        "propose a draw; every player must accept",
+        run=votes.propose,
+    ),
+    GameVerb(
+        "undo",
+        ("undo BOARD USERID PASSWORD",),
+        "propose taking back the last move; every player must accept",
+        run=votes.undo,
+    ),
+    GameVerb(
+        "accept",
+        ("accept BOARD USERID PASSWORD", "accept USERID PASSWORD"),
+        "vote for what is proposed; with no board: accept every open challenge",
+        run=votes.accept,
+    ),
+    GameVerb(
+        "reject",
+        ("reject BOARD USERID PASSWORD", "reject USERID PASSWORD"),
+        "vote against what is proposed; with no board: decline every open challenge",
+        run=votes.reject,
+    ),
+    GameVerb(
+        "show",
+        ("show BOARD[#N]", "show USERID ... [all|active|inactive|next]"),
+        "the board (as it was after move N); or the boards those players share "
+        "(next: the first awaiting the first one)",
+        run=view_commands.show,
+    ),
+    GameVerb(
+        "showas",
+        ("showas BOARD[#N] USERID",),
+        "the board as that player sees it",
+        run=view_commands.showas,
+    ),
+    GameVerb(
+        "preview",
+        ("preview BOARD[#N] MOVE ...", "preview new PLAYERS MOVE ..."),
+        "what the moves would do; nothing is stored (new: on a new board)",
+        run=view_commands.preview,
+    ),
+    GameVerb(
+        "games",
+        ("games [USERID]",),
+        "the boards of a player (default: yours)",
+        run=view_commands.games,
+    ),
+    GameVerb(
+        "standings",
+        ("standings",),
+        "the players, best first",
+        aliases=("ratings",),
+        run=standings.standings,
+    ),
+    GameVerb(
+        "history",
+        ("history USERID",),
+        "a player's finished boards and ratings",
+        run=standings.history,
+    ),
+    GameVerb(
+        "limit",
+        ("limit USERID PASSWORD N|none",),
+        "the most boards of the game at once",
+        run=standings.limit,
+    ),
+    GameVerb(
+        "seek",
+        ("seek USERID PASSWORD N",),
+        "how many new boards you would like",
+        run=standings.seek,
+    ),
+    GameVerb(
+        "subscribe",
+        ("subscribe USERID PASSWORD BOARD ...|all",),
+        "copies of boards' mails (all: of every new board of the game)",
+        run=subscriptions.subscribe,
+    ),
+    GameVerb(
+        "unsubscribe",
+        ("unsubscribe USERID PASSWORD BOARD ...|all",),
+        "no more copies",
+        run=subscriptions.unsubscribe,
+    ),
+    GameVerb(
+        "notify",
+        ("notify USERID PASSWORD on|off",),
+        "a mail for each new board of the game",
+        run=subscriptions.notify,
+    ),
+    GameVerb("help", ("help",), "the rules of the game", run=board_commands.game_help),
+)
+
+
+V = TypeVar("V", bound=Verb)
+
+
+def _index(verbs: tuple[V, ...]) -> dict[str, V]:
+    index: dict[str, V] = {}
+    for verb in verbs:
+        for word in verb.words:
+            assert word not in index, f"two commands are called '{word}'"
+            index[word] = verb
+    return index
+
+
+ACCOUNT_WORDS: dict[str, AccountVerb] = _index(ACCOUNT_VERBS)
+GAME_WORDS: dict[str, GameVerb] = _index(GAME_VERBS)
+
+FORM_WIDTH = 38  # where the summaries start
+LINE_WIDTH = 78
+
+
+def _entry(forms: tuple[str, ...], summary: str) -> list[str]:
+    """One command in the listing: its forms on the left, what it does on
+    the right (below the forms when the last one is too long)."""
+    lines = [
+        line
+        for form in forms
+        for line in textwrap.wrap(form, LINE_WIDTH, initial_indent="  ", subsequent_indent="      ")
+    ]
+    said = textwrap.wrap(summary, LINE_WIDTH - FORM_WIDTH)
+    if len(lines[-1]) <= FORM_WIDTH - 2:
+        lines[-1] = f"{lines[-1]:<{FORM_WIDTH}}{said[0]}"
+        said = said[1:]
+    lines.extend(" " * FORM_WIDTH + line for line in said)
+    return lines
+
+
+def listing() -> str:
+    """Every command with what it does: the body of `help`, and the table
+    in docs/commands.md."""
+    lines = [
+        *(line for verb in ACCOUNT_VERBS for line in _entry(verb.forms, verb.summary)),
+        *(line for verb in GAME_VERBS for line in _entry(verb.written, verb.summary)),
+    ]
+    aliases = [f"GAME {a} (GAME {v.name})" for v in GAME_VERBS for a in v.aliases]
+    aliases += [f"{a} ({v.name})" for v in ACCOUNT_VERBS for a in v.aliases]
+    if aliases:
+        lines += ["", *textwrap.wrap("Also: " + ", ".join(aliases) + ".", LINE_WIDTH)]
+    return "\n".join(lines) + "\n"
+
+
+INTRODUCTION = """\
+Commands go in the Subject of a mail (or `pbem send`); the body is a comment.
+Words are separated by spaces; userids and commands ignore case.
+"""
+
+
+def command_list() -> str:
+    """The `help` mail: how commands are written, every command, the games."""
+    return f"{INTRODUCTION}\n{listing()}\nGames: {', '.join(GAMES)}.\n"
+
+
+BEGIN = "<!-- From here, `make docs` writes the list (src/pbem/server/registry.py) -->"
+END = "<!-- to here -->"
+
+
+def write_listing(path: Path) -> None:
+    """Bring the listing in the document at `path` up to date (`make docs`)."""
+    path.write_text(with_listing(path.read_text(encoding="utf-8")), encoding="utf-8")
+
+
+def with_listing(document: str) -> str:
+    """`document` (docs/commands.md) with the block between BEGIN and END
+    replaced by the current listing."""
+    head, begin, rest = document.partition(BEGIN)
+    _, end, tail = rest.partition(END)
+    if not begin or not end:
+        raise ValueError(f"the document has no block between {BEGIN!r} and {END!r}")
+    return f"{head}{BEGIN}\n\n```\n{listing()}```\n\n{END}{tail}"
