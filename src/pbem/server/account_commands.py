@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..store import Address, BoardPlayer, User
 from ..store.boards import boards_of, rebuild, reschedule
+from . import commands
 from .accounts import (
     authenticate,
     check_address,
@@ -35,6 +36,7 @@ from .context import (
 )
 from .errors import CONFLICT, FORBIDDEN, CommandError
 from .footers import stop_token
+from .messages import Effect
 from .passwords import new_password_hash, password_changed
 from .turns import end_by_resignation
 
@@ -81,12 +83,20 @@ def signup(ctx: Context, words: list[str]) -> None:
     )
 
 
-def mail_preference(ctx: Context, words: list[str]) -> None:
+def mail_preference_words(ctx: Context, words: list[str]) -> None:
     usage("mail USERID PASSWORD every|digest|none", words, 3)
-    user = login(ctx, words[0], words[1])
-    choice = words[2].lower()
+    command = commands.MailPreference(userid=words[0], password=words[1], preference=words[2])
+    mail_preference(ctx, command)
+
+
+def mail_preference(ctx: Context, command: commands.MailPreference) -> None:
+    """Which mail the player wants: every board mail, a digest, or none."""
+    user = login(ctx, command.userid, command.password)
+    choice = command.preference.lower()
     if choice not in MAIL_PREFERENCES:
-        raise CommandError(f"'{words[2][:20]}' is no mail preference: write every, digest or none.")
+        raise CommandError(
+            f"'{command.preference[:20]}' is no mail preference: write every, digest or none."
+        )
     user.mail_preference = choice
     meaning = {
         "every": "every board mail, as it happens",
@@ -98,6 +108,7 @@ def mail_preference(ctx: Context, words: list[str]) -> None:
         f"pbem mail {user.userid} {choice}",
         f"From now on {user.userid} gets {meaning}.\n",
     )
+    ctx.reply.did(Effect.PREFERENCE_SET)
 
 
 def add_address(ctx: Context, words: list[str]) -> None:
@@ -160,11 +171,15 @@ def change(ctx: Context, words: list[str]) -> None:
     )
 
 
-def vacation(ctx: Context, words: list[str]) -> None:
-    """`vacation USERID PASSWORD on|off`: no nags or forfeits while on."""
+def vacation_words(ctx: Context, words: list[str]) -> None:
     usage("vacation USERID PASSWORD on|off", words, 3)
-    user = login(ctx, words[0], words[1])
-    choice = words[2].lower()
+    vacation(ctx, commands.Vacation(userid=words[0], password=words[1], state=words[2]))
+
+
+def vacation(ctx: Context, command: commands.Vacation) -> None:
+    """No nags or forfeits while on vacation."""
+    user = login(ctx, command.userid, command.password)
+    choice = command.state.lower()
     if choice not in ("on", "off"):
         raise CommandError("Write on or off: vacation USERID PASSWORD on|off")
     user.vacation = choice == "on"
@@ -186,6 +201,7 @@ def vacation(ctx: Context, words: list[str]) -> None:
     ctx.reply.send(
         main_address(user), f"pbem vacation {user.userid} {choice}", f"You are {said}.\n"
     )
+    ctx.reply.did(Effect.PREFERENCE_SET)
 
 
 def stop(ctx: Context, words: list[str]) -> None:

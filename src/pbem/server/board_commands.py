@@ -9,6 +9,8 @@ how to write it instead.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy import delete, select
 
@@ -16,7 +18,7 @@ from ..documents import rules_text
 from ..games.base import Game, MoveError, MoveSyntaxError, OptionError
 from ..store import Board, PendingMove, User
 from ..store.boards import StaleBoard, apply_move, create_board, rebuild
-from . import turns, votes
+from . import commands, turns, votes
 from .accounts import (
     find_address,
     main_address,
@@ -26,6 +28,7 @@ from .board_mail import players_of
 from .context import (
     Context,
     board_numbered,
+    board_of,
     login,
     seat_of,
     send_board,
@@ -33,6 +36,7 @@ from .context import (
     usage,
 )
 from .errors import CONFLICT, MALFORMED, CommandError
+from .messages import Effect
 from .ratings import rating_row
 from .standings import active_boards
 from .subscriptions import new_board_news
@@ -138,15 +142,13 @@ def challenger(ctx: Context) -> str:
 
 
 def your_turn(
-    ctx: Context, game: Game, words: list[str], form: str
-) -> tuple[Board, User, str, int | None]:
+    ctx: Context, game: Game, board_id: int, userid: str, password: str | None, number: int | None
+) -> tuple[Board, User]:
     """The checks a move or a submitted move passes: the board, the player,
-    the `#N` guard, and whose turn it is. Returns (board, user, move, N)."""
-    usage(form, words, 4)
-    board = board_numbered(ctx, game, words[0])
-    user = login(ctx, words[1], words[2])
+    the `#N` guard, and whose turn it is."""
+    board = board_of(ctx, game, board_id)
+    user = login(ctx, userid, password)
     seat = seat_of(board, user)
-    text, number = split_move_number(words[3], form)
     if number is not None and number != board.version + 1:
         raise stale(board, number)
     state = active_state(board)
@@ -158,7 +160,7 @@ def your_turn(
             board.id,
             kind=CONFLICT,
         )
-    return board, user, text, number
+    return board, user
 
 
 def stale(board: Board, number: int | None) -> CommandError:
@@ -170,30 +172,13 @@ def stale(board: Board, number: int | None) -> CommandError:
     )
 
 
-def move(ctx: Context, game: Game, words: list[str]) -> None:
-    """Play a move; pbmserv's `move BOARD USERID PASSWORD resign` (and
-    propose, undo, accept, reject, swap) run those commands."""
-    if len(words) == 4:
-        word, mark, number_text = words[3].partition("#")
-        if word.lower() == "swap":
-            swap(ctx, game, [*words[:2], words[2] + mark + number_text])
-            return
-        if word.lower() in MOVE_WORDS and not mark:
-            MOVE_WORDS[word.lower()](ctx, game, words[:3])
-            return
-    board, user, text, number = your_turn(
-        ctx, game, words, f"{game.name} move BOARD USERID PASSWORD MOVE[#N]"
+def play(ctx: Context, game: Game, command: commands.Move) -> None:
+    """Play a move."""
+    board, user = your_turn(
+        ctx, game, command.board, command.userid, command.password, command.number
     )
-    play_turn(ctx, board, user, text, board.version if number is None else number - 1, ctx.body)
-
-
-MOVE_WORDS = {
-    "resign": turns.resign,
-    "propose": votes.propose,
-    "undo": votes.undo,
-    "accept": votes.accept,
-    "reject": votes.reject,
-}
+    expected = board.version if command.number is None else command.number - 1
+    play_turn(ctx, board, user, command.move, expected, ctx.body)
 
 
 def play_turn(
@@ -209,6 +194,7 @@ def play_turn(
     ctx.session.execute(delete(PendingMove).where(PendingMove.board_id == board.id))
     clear_votes(ctx, board)
     send_board(ctx, board, after, comment=comment, commenter=user.userid)
+    ctx.reply.did(Effect.MOVED)
     after_move(ctx, board, after)
 
 
@@ -222,9 +208,10 @@ def move_refused(text: str, board: Board, error: MoveError) -> CommandError:
 
 def submit(ctx: Context, game: Game, words: list[str]) -> None:
     """A move shown to its player first; `confirm` plays it."""
-    board, user, text, _ = your_turn(
-        ctx, game, words, f"{game.name} submit BOARD USERID PASSWORD MOVE[#N]"
-    )
+    form = f"{game.name} submit BOARD USERID PASSWORD MOVE[#N]"
+    usage(form, words, 4)
+    text, number = split_move_number(words[3], form)
+    board, user = your_turn(ctx, game, commands.board_number(words[0]), words[1], words[2], number)
     state = rebuild(board)
     try:
         after = state.play_text(text)
@@ -273,26 +260,33 @@ def confirm(ctx: Context, game: Game, words: list[str]) -> None:
     play_turn(ctx, board, user, pending.text, pending.version, pending.comment)
 
 
-def pass_command(ctx: Context, game: Game, words: list[str]) -> None:
+def pass_turn(ctx: Context, game: Game, command: commands.Pass) -> None:
     """`pass` is the move `pass`, in the games that have one."""
-    form = f"{game.name} pass BOARD USERID PASSWORD[#N]"
-    usage(form, words, 3)
     if not game.can_pass:
         raise CommandError(f"{game.title} has no passing: every turn is a move.")
-    password, mark, number = words[2].partition("#")
-    move(ctx, game, [words[0], words[1], password, "pass" + mark + number])
+    play(ctx, game, as_move(command, "pass"))
 
 
-def swap(ctx: Context, game: Game, words: list[str]) -> None:
+def as_move(command: commands.Pass | commands.Swap, text: str) -> commands.Move:
+    return commands.Move(
+        game=command.game,
+        board=command.board,
+        userid=command.userid,
+        password=command.password,
+        comment=command.comment,
+        move=text,
+        number=command.number,
+    )
+
+
+def swap(ctx: Context, game: Game, command: commands.Swap) -> None:
     """`swap` is the game's swap step (Vacu's chooser taking Black, which
     would otherwise be the komi setter's), where the game has one."""
-    form = f"{game.name} swap BOARD USERID PASSWORD[#N]"
-    usage(form, words, 3)
     if game.swap_move is None:
         raise CommandError(
             f"{game.title} has no swap step: the seats stay as the challenge made them."
         )
-    board = board_numbered(ctx, game, words[0])
+    board = board_of(ctx, game, command.board)
     state = active_state(board)
     try:
         state.play(state.parse_move(game.swap_move))
@@ -303,15 +297,13 @@ def swap(ctx: Context, game: Game, words: list[str]) -> None:
             board.id,
             kind=CONFLICT,
         ) from None
-    password, mark, number = words[2].partition("#")
-    move(ctx, game, [words[0], words[1], password, game.swap_move + mark + number])
+    play(ctx, game, as_move(command, game.swap_move))
 
 
-def chat(ctx: Context, game: Game, words: list[str]) -> None:
-    """The body goes to the board's other players, the board stays as it is."""
-    usage(f"{game.name} chat BOARD USERID PASSWORD (the message in the body)", words, 3)
-    board = board_numbered(ctx, game, words[0])
-    user = login(ctx, words[1], words[2])
+def chat(ctx: Context, game: Game, command: commands.Chat) -> None:
+    """The comment goes to the board's other players, the board stays as it is."""
+    board = board_of(ctx, game, command.board)
+    user = login(ctx, command.userid, command.password)
     seat_of(board, user)
     if not ctx.body.strip():
         raise CommandError("A chat needs a message: write it in the body of the mail.")
@@ -328,3 +320,24 @@ def chat(ctx: Context, game: Game, words: list[str]) -> None:
         f"{game.title} Board {board.id} chat sent",
         f"Your message went to {', '.join(o.userid for o in others)}.\n",
     )
+    ctx.reply.did(Effect.CHATTED)
+
+
+# What runs each command a player gives on a board.
+ON_BOARD: dict[type[commands.OnBoard], Callable[[Context, Game, Any], None]] = {
+    commands.Move: play,
+    commands.Pass: pass_turn,
+    commands.Swap: swap,
+    commands.Chat: chat,
+    commands.Resign: turns.resign,
+    commands.Queue: turns.queue,
+    commands.Propose: votes.propose,
+    commands.Undo: votes.undo,
+    commands.Accept: votes.accept,
+    commands.Reject: votes.reject,
+}
+
+
+def execute_on_board(ctx: Context, game: Game, command: commands.OnBoard) -> None:
+    """Run a command on a board, whichever door it came by."""
+    ON_BOARD[type(command)](ctx, game, command)

@@ -41,12 +41,13 @@ class Context:
                 self.sender = main_address(self.trusted_user)
 
 
-def login(ctx: Context, userid: str, password: str) -> User:
+def login(ctx: Context, userid: str, password: str | None) -> User:
     """The user a command acts for: the door's trusted user, or whoever the
-    password proves. Changing a password or leaving always asks for it."""
+    password proves (no password proves no one). Changing a password or
+    leaving always asks for it."""
     if ctx.trusted_user is not None and userid.lower() == ctx.trusted:
         return ctx.trusted_user
-    return authenticate(ctx.session, userid, password, ctx.sender)
+    return authenticate(ctx.session, userid, password or "", ctx.sender)
 
 
 def usage(form: str, words: list[str], least: int, most: int | None = None) -> None:
@@ -66,10 +67,14 @@ def game_named(name: str) -> Game:
 def board_numbered(ctx: Context, game: Game, text: str) -> Board:
     if not text.isdigit() or len(text) > 9:
         raise CommandError(f"'{text[:20]}' is not a board number like 101.")
-    board = ctx.session.get(Board, int(text))
+    return board_of(ctx, game, int(text))
+
+
+def board_of(ctx: Context, game: Game, number: int) -> Board:
+    board = ctx.session.get(Board, number)
     if board is None or board.game != game.name:
         raise CommandError(
-            f"There is no {game.title} board {text}: '{game.name} games USERID' lists a "
+            f"There is no {game.title} board {number}: '{game.name} games USERID' lists a "
             "player's boards.",
             kind=NOT_FOUND,
         )

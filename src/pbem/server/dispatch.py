@@ -1,9 +1,12 @@
-"""From a command line to the command that runs it (found in the registry)."""
+"""From a command line (found in the registry), or a command object, to
+what runs it."""
 
 from __future__ import annotations
 
 from ..games import GAMES
-from .context import Context
+from . import account_commands, commands
+from .board_commands import execute_on_board
+from .context import Context, game_named
 from .errors import CommandError
 from .registry import ACCOUNT_VERBS, ACCOUNT_WORDS, GAME_VERBS, GAME_WORDS
 
@@ -37,3 +40,13 @@ def run_command(ctx: Context, line: str) -> None:
         f"'{words[0][:30]}' is no command or game. Commands: {names}; "
         f"games: {', '.join(GAMES)}. Send 'help' for more."
     )
+
+
+def execute(ctx: Context, command: commands.Command) -> None:
+    """Run a command object (from the web, the API or a bot)."""
+    if isinstance(command, commands.OnBoard):
+        execute_on_board(ctx, game_named(command.game), command)
+    elif isinstance(command, commands.MailPreference):
+        account_commands.mail_preference(ctx, command)
+    else:
+        account_commands.vacation(ctx, command)

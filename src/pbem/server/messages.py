@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -9,6 +10,21 @@ from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from ..store import OutboxMessage
+
+
+class Effect(enum.Enum):
+    """What a command changed, for a door to say so in its own words."""
+
+    MOVED = "moved"
+    RESIGNED = "resigned"
+    RESIGN_QUEUED = "resign queued"
+    VOTED = "voted"
+    DRAWN = "drawn by agreement"
+    TAKEN_BACK = "taken back"
+    PROPOSAL_REJECTED = "proposal rejected"
+    CHATTED = "chatted"
+    QUEUED = "queued"
+    PREFERENCE_SET = "preference set"
 
 
 @dataclass(frozen=True)
@@ -47,6 +63,7 @@ class Sent(list[Outgoing]):
 
     board: int | None = None
     actor: frozenset[str] = frozenset()
+    effects: tuple[Effect, ...] = ()
 
 
 @dataclass
@@ -55,6 +72,11 @@ class Reply:
 
     messages: list[Outgoing] = field(default_factory=list)
     created: int | None = None
+    effects: list[Effect] = field(default_factory=list)
+
+    def did(self, effect: Effect) -> None:
+        """Note what the command changed (for the door to tell its user)."""
+        self.effects.append(effect)
 
     def send(
         self,

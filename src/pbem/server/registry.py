@@ -11,6 +11,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -20,16 +21,27 @@ from ..games.base import Game
 from . import (
     account_commands,
     board_commands,
+    commands,
     standings,
     subscriptions,
-    turns,
     view_commands,
     votes,
 )
+from .commands import read_guarded, read_move, read_plain, read_queue
 from .context import Context, game_named, usage
 
 Command = Callable[[Context, list[str]], None]
 GameCommand = Callable[[Context, Game, list[str]], None]
+
+
+def on_board(read: Callable[[Game, list[str], str], commands.OnBoard]) -> GameCommand:
+    """The text form of a board command: read its words into the command,
+    then run that as any door would."""
+
+    def run(ctx: Context, game: Game, words: list[str]) -> None:
+        board_commands.execute_on_board(ctx, game, read(game, words, ctx.body))
+
+    return run
 
 
 @dataclass(frozen=True)
@@ -104,7 +116,7 @@ ACCOUNT_VERBS: tuple[AccountVerb, ...] = (
         "vacation",
         ("vacation USERID PASSWORD on|off",),
         "no reminders or forfeits while away",
-        run=account_commands.vacation,
+        run=account_commands.vacation_words,
     ),
     AccountVerb(
         "signoff",
@@ -148,7 +160,7 @@ ACCOUNT_VERBS: tuple[AccountVerb, ...] = (
         ("mail USERID PASSWORD every|digest|none",),
         "which mail you want: every board mail, one mail a day listing boards "
         "awaiting you, or none",
-        run=account_commands.mail_preference,
+        run=account_commands.mail_preference_words,
     ),
     AccountVerb(
         "stop",
@@ -169,7 +181,7 @@ GAME_VERBS: tuple[GameVerb, ...] = (
         "move",
         ("move BOARD USERID PASSWORD MOVE[#N]",),
         "play MOVE; #N (the move's number) makes a stale or repeated mail harmless",
-        run=board_commands.move,
+        run=on_board(read_move),
     ),
     GameVerb(
         "submit",
@@ -187,55 +199,55 @@ GAME_VERBS: tuple[GameVerb, ...] = (
         "pass",
         ("pass BOARD USERID PASSWORD[#N]",),
         "pass, in the games that allow it",
-        run=board_commands.pass_command,
+        run=on_board(partial(read_guarded, commands.Pass)),
     ),
     GameVerb(
         "chat",
         ("chat BOARD USERID PASSWORD",),
         "the body goes to the other players",
-        run=board_commands.chat,
+        run=on_board(partial(read_plain, commands.Chat)),
     ),
     GameVerb(
         "swap",
         ("swap BOARD USERID PASSWORD[#N]",),
         "the swap step (Vacu: take Black)",
-        run=board_commands.swap,
+        run=on_board(partial(read_guarded, commands.Swap)),
     ),
     GameVerb(
         "resign",
         ("resign BOARD USERID PASSWORD",),
         "resign (out of turn: when the turn comes; before your first move: decline)",
-        run=turns.resign,
+        run=on_board(partial(read_plain, commands.Resign)),
     ),
     GameVerb(
         "queue",
         ("queue BOARD USERID PASSWORD MOVE [if THEIRMOVE]",),
         "play MOVE at your next turn (only if the opponent played THEIRMOVE)",
-        run=turns.queue,
+        run=on_board(read_queue),
     ),
     GameVerb(
         "propose",
         ("propose BOARD USERID PASSWORD",),
         "propose a draw; every player must accept",
-        run=votes.propose,
+        run=on_board(partial(read_plain, commands.Propose)),
     ),
     GameVerb(
         "undo",
         ("undo BOARD USERID PASSWORD",),
         "propose taking back the last move; every player must accept",
-        run=votes.undo,
+        run=on_board(partial(read_plain, commands.Undo)),
     ),
     GameVerb(
         "accept",
         ("accept BOARD USERID PASSWORD", "accept USERID PASSWORD"),
         "vote for what is proposed; with no board: accept every open challenge",
-        run=votes.accept,
+        run=votes.accept_words,
     ),
     GameVerb(
         "reject",
         ("reject BOARD USERID PASSWORD", "reject USERID PASSWORD"),
         "vote against what is proposed; with no board: decline every open challenge",
-        run=votes.reject,
+        run=votes.reject_words,
     ),
     GameVerb(
         "show",

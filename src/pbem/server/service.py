@@ -19,8 +19,9 @@ from ..store.boards import StaleBoard, finished_here, rebuild
 from .accounts import authenticate, find_user
 from .board_mail import board_body, subject
 from .board_view import BoardViews
+from .commands import Command
 from .context import Context
-from .dispatch import run_command
+from .dispatch import execute, run_command
 from .errors import CONFLICT, CommandError
 from .footers import with_footers
 from .messages import BoardView, Outgoing, Reply, Sent, queue_messages
@@ -124,6 +125,24 @@ class Server:
             by_mail=by_mail,
         )
 
+    def execute(self, command: Command, *, as_user: str | None, sender: str = "") -> Sent:
+        """Run a command object for `as_user`, the player the door vouches
+        for (the web's logged-in player, an API token's owner; None: the
+        command's own password must prove it). A refusal is returned (its
+        `error` and `error_kind`), not mailed; the mails it queued say what
+        it did, and `effects` what changed."""
+        trusted = None if as_user is None else as_user.lower()
+        return self._one(
+            sender,
+            command.text(),
+            command.comment,
+            None,
+            None,
+            trusted=trusted,
+            mail_errors=False,
+            command=command,
+        )
+
     def refuse(
         self,
         sender: str,
@@ -200,6 +219,7 @@ class Server:
         trusted: str | None = None,
         mail_errors: bool = True,
         by_mail: bool = False,
+        command: Command | None = None,
     ) -> Sent:
         now = self.clock()
         sender = clean(sender, one_line=True).strip()
@@ -223,7 +243,10 @@ class Server:
                             return Sent()
                         reply = Reply()
                         ctx = Context(session, sender, body, now, reply, trusted)
-                        run_command(ctx, line)
+                        if command is None:
+                            run_command(ctx, line)
+                        else:
+                            execute(ctx, command)
                         actor = actor_addresses(ctx)
                         if finished_here(session):
                             rate_finished_boards(session, now)
@@ -235,6 +258,7 @@ class Server:
                     sent = Sent(messages)
                     sent.board = reply.created
                     sent.actor = actor
+                    sent.effects = tuple(reply.effects)
                     return sent
                 except PasswordWork as work:
                     work.do()  # argon2, with the transaction rolled back; then again

@@ -16,10 +16,12 @@ from ..games import get_game
 from ..games.base import Game, IllegalMove, MoveError, MoveSyntaxError, State
 from ..store import Board, PendingMove, QueuedMove, Vote
 from ..store.boards import apply_move, finish_board, rebuild
+from . import commands
 from .accounts import main_address
 from .board_mail import players_of
-from .context import Context, board_numbered, login, seat_of, send_board, usage
+from .context import Context, board_of, login, seat_of, send_board
 from .errors import CONFLICT, CommandError
+from .messages import Effect
 
 RESIGN = "resign"
 
@@ -29,14 +31,14 @@ def clear_votes(ctx: Context, board: Board) -> None:
     ctx.session.execute(delete(Vote).where(Vote.board_id == board.id))
 
 
-def resign(ctx: Context, game: Game, words: list[str]) -> None:
-    usage(f"{game.name} resign BOARD USERID PASSWORD", words, 3)
-    board = board_numbered(ctx, game, words[0])
-    user = login(ctx, words[1], words[2])
+def resign(ctx: Context, game: Game, command: commands.Resign) -> None:
+    board = board_of(ctx, game, command.board)
+    user = login(ctx, command.userid, command.password)
     seat = seat_of(board, user)
     state = active_state(board)
     if state.to_move == seat or can_decline(board, seat):
         end_by_resignation(ctx, board, state, seat)
+        ctx.reply.did(Effect.RESIGNED)
         return
     queue_entry(ctx, board, seat, RESIGN, "")
     for player in board.players:
@@ -46,14 +48,12 @@ def resign(ctx: Context, game: Game, words: list[str]) -> None:
             f"{user.userid} resigns board {board.id}; as it is not their move, the "
             "resignation takes effect when their turn comes.\n",
         )
+    ctx.reply.did(Effect.RESIGN_QUEUED)
 
 
-def queue(ctx: Context, game: Game, words: list[str]) -> None:
-    form = f"{game.name} queue BOARD USERID PASSWORD MOVE [if THEIRMOVE]"
-    if len(words) not in (4, 6) or (len(words) == 6 and words[4].lower() != "if"):
-        raise CommandError(f"Write this command as: {form}")
-    board = board_numbered(ctx, game, words[0])
-    user = login(ctx, words[1], words[2])
+def queue(ctx: Context, game: Game, command: commands.Queue) -> None:
+    board = board_of(ctx, game, command.board)
+    user = login(ctx, command.userid, command.password)
     seat = seat_of(board, user)
     state = active_state(board)
     if state.to_move == seat:
@@ -64,33 +64,35 @@ def queue(ctx: Context, game: Game, words: list[str]) -> None:
             kind=CONFLICT,
         )
     condition = ""
-    if len(words) == 6:
+    if command.condition:
         try:
-            reply = state.parse_move(words[5])
+            reply = state.parse_move(command.condition)
             state.play(reply)  # the opponent must be able to play it now
             condition = state.move_text(reply)
         except MoveError as error:
             raise CommandError(
-                f"The condition {words[5][:40]} is no move the opponent can make: {error.reason}.",
+                f"The condition {command.condition[:40]} is no move the opponent can make: "
+                f"{error.reason}.",
                 board.id,
                 kind=CONFLICT,
             ) from None
     try:
-        state.parse_move(words[3])  # readable now; whether legal is decided when played
+        state.parse_move(command.move)  # readable now; whether legal is decided when played
     except MoveSyntaxError as error:
         raise CommandError(
-            f"Cannot read the move {words[3][:40]}: {error.reason}.", board.id
+            f"Cannot read the move {command.move[:40]}: {error.reason}.", board.id
         ) from None
     except IllegalMove:
         pass
-    queue_entry(ctx, board, seat, words[3], condition)
+    queue_entry(ctx, board, seat, command.move, condition)
     when = f"if the reply is {condition}" if condition else "whatever the reply"
     ctx.reply.send(
         main_address(user),
         f"{game.title} Board {board.id} queued",
-        f"On board {board.id}, {words[3]} will be played for {user.userid} at their next "
+        f"On board {board.id}, {command.move} will be played for {user.userid} at their next "
         f"turn, {when}.\n",
     )
+    ctx.reply.did(Effect.QUEUED)
 
 
 def queue_entry(ctx: Context, board: Board, seat: int, text: str, condition: str) -> None:

@@ -14,27 +14,28 @@ from ..games import get_game
 from ..games.base import Game
 from ..store import Board, User, Vote
 from ..store.boards import take_back
-from . import challenges
+from . import challenges, commands
 from .accounts import main_address
 from .board_mail import players_of
-from .context import Context, board_numbered, login, seat_of, send_board, usage
+from .commands import read_plain
+from .context import Context, board_of, login, seat_of, send_board, usage
 from .errors import CONFLICT, CommandError
+from .messages import Effect
 from .turns import active_state, clear_votes, end_board
 
 WHAT = {"draw": "a draw", "undo": "taking back the last move"}
 
 
-def propose(ctx: Context, game: Game, words: list[str]) -> None:
-    vote(ctx, game, words, "draw", f"{game.name} propose BOARD USERID PASSWORD")
+def propose(ctx: Context, game: Game, command: commands.Propose) -> None:
+    vote(ctx, game, command, "draw")
 
 
-def undo(ctx: Context, game: Game, words: list[str]) -> None:
-    vote(ctx, game, words, "undo", f"{game.name} undo BOARD USERID PASSWORD")
+def undo(ctx: Context, game: Game, command: commands.Undo) -> None:
+    vote(ctx, game, command, "undo")
 
 
-def vote(ctx: Context, game: Game, words: list[str], kind: str, form: str) -> None:
-    usage(form, words, 3)
-    board, seat, user = voter(ctx, game, words)
+def vote(ctx: Context, game: Game, command: commands.OnBoard, kind: str) -> None:
+    board, seat, user = voter(ctx, game, command)
     if kind == "undo" and board.version == 0:
         raise CommandError(
             f"Board {board.id} has no move to take back yet.", board.id, kind=CONFLICT
@@ -46,26 +47,38 @@ def vote(ctx: Context, game: Game, words: list[str], kind: str, form: str) -> No
         announce(ctx, board, f"{user.userid} proposes {WHAT[kind]}", kind)
 
 
-def accept(ctx: Context, game: Game, words: list[str]) -> None:
-    """With a board: vote for its proposals. Without: accept every open challenge."""
+def accept_words(ctx: Context, game: Game, words: list[str]) -> None:
+    """`accept BOARD USERID PASSWORD` votes for the board's proposals;
+    `accept USERID PASSWORD` accepts every open challenge."""
     usage(f"{game.name} accept [BOARD] USERID PASSWORD", words, 2, 3)
     if len(words) == 2:
         challenges.accept_all(ctx, game, words)
-        return
-    board, seat, user = voter(ctx, game, words)
+    else:
+        accept(ctx, game, read_plain(commands.Accept, game, words, ctx.body))
+
+
+def reject_words(ctx: Context, game: Game, words: list[str]) -> None:
+    """`reject BOARD USERID PASSWORD` ends the board's proposals;
+    `reject USERID PASSWORD` declines every open challenge."""
+    usage(f"{game.name} reject [BOARD] USERID PASSWORD", words, 2, 3)
+    if len(words) == 2:
+        challenges.reject_all(ctx, game, words)
+    else:
+        reject(ctx, game, read_plain(commands.Reject, game, words, ctx.body))
+
+
+def accept(ctx: Context, game: Game, command: commands.OnBoard) -> None:
+    """Vote for every proposal open on the board."""
+    board, seat, user = voter(ctx, game, command)
     for kind in open_kinds(ctx, board):
         cast(ctx, board, seat, kind)
         if not carry(ctx, board, kind):
             announce(ctx, board, f"{user.userid} accepts {WHAT[kind]}", kind)
 
 
-def reject(ctx: Context, game: Game, words: list[str]) -> None:
-    """With a board: end its proposals. Without: decline every open challenge."""
-    usage(f"{game.name} reject [BOARD] USERID PASSWORD", words, 2, 3)
-    if len(words) == 2:
-        challenges.reject_all(ctx, game, words)
-        return
-    board, _, user = voter(ctx, game, words)
+def reject(ctx: Context, game: Game, command: commands.OnBoard) -> None:
+    """End every proposal open on the board."""
+    board, _, user = voter(ctx, game, command)
     kinds = open_kinds(ctx, board)
     clear_votes(ctx, board)
     for player in board.players:
@@ -75,12 +88,13 @@ def reject(ctx: Context, game: Game, words: list[str]) -> None:
             f"{user.userid} rejects {' and '.join(WHAT[k] for k in kinds)} on board "
             f"{board.id}; play goes on.\n",
         )
+    ctx.reply.did(Effect.PROPOSAL_REJECTED)
 
 
-def voter(ctx: Context, game: Game, words: list[str]) -> tuple[Board, int, User]:
+def voter(ctx: Context, game: Game, command: commands.OnBoard) -> tuple[Board, int, User]:
     """The board, the voter's seat and the voter, checked."""
-    board = board_numbered(ctx, game, words[0])
-    user = login(ctx, words[1], words[2])
+    board = board_of(ctx, game, command.board)
+    user = login(ctx, command.userid, command.password)
     seat = seat_of(board, user)
     active_state(board)
     return board, seat, user
@@ -120,10 +134,12 @@ def carry(ctx: Context, board: Board, kind: str) -> bool:
         return False
     if kind == "draw":
         end_board(ctx, board, active_state(board), None, "drawn by agreement")
+        ctx.reply.did(Effect.DRAWN)
         return True
     state = take_back(ctx.session, board, ctx.now)
     clear_votes(ctx, board)  # the position changed: every proposal ends
     send_board(ctx, board, state)
+    ctx.reply.did(Effect.TAKEN_BACK)
     return True
 
 
@@ -139,3 +155,4 @@ def announce(ctx: Context, board: Board, what: str, kind: str) -> None:
             f"{what} on board {board.id}. Waiting for: {missing}. Reply with "
             f"'{board.game} accept {board.id} USERID PASSWORD' or '... reject ...'.\n",
         )
+    ctx.reply.did(Effect.VOTED)

@@ -12,9 +12,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy import select
 
 from ..server.accounts import check_password, find_user
+from ..server.commands import MailPreference, Vacation
 from ..server.errors import CommandError
 from ..store import ApiToken
-from .actions import act, flash, server_of
+from .actions import Outcome, act, act_on, flash, server_of
 from .session import PostedForm, check_csrf, current_userid, log_in, log_out
 from .templating import render
 
@@ -132,24 +133,32 @@ def account_page(request: Request, userid: str, new_token: str | None = None) ->
     return render(request, "account.html", title="Your account", new_token=new_token, **details)
 
 
+def account_form(request: Request, userid: str, what: str, value: dict[str, str]) -> Outcome:
+    """Run what one form of the account page stands for. A new password or
+    address needs the current password, as by mail; the rest the session
+    vouches for."""
+    current = value.get("current") or "-"
+    if what == "password":
+        return act(request, f"change password {userid} {current} {value.get('new', '')}")
+    if what == "addresses":
+        return act(request, f"change address {userid} {current} {value.get('addresses', '')}")
+    if what == "mail":
+        return act_on(
+            request, MailPreference(userid=userid, preference=value.get("preference", ""))
+        )
+    if what == "vacation":
+        return act_on(request, Vacation(userid=userid, state=value.get("state", "")))
+    raise HTTPException(404, f"The account page has no form {what[:20]!r}.")
+
+
 @router.post("/account/{what}", dependencies=[Depends(check_csrf)])
 def change(request: Request, what: str, form: PostedForm) -> Response:
     """One form of the account page, as the command it stands for."""
     userid = account_user(request)
     value = {name: str(form.get(name, "")).strip() for name in form}
-    if what == "password":
-        line = f"change password {userid} {value.get('current', '-')} {value.get('new', '')}"
-    elif what == "addresses":
-        line = f"change address {userid} {value.get('current', '-')} {value.get('addresses', '')}"
-    elif what == "mail":
-        line = f"mail {userid} - {value.get('preference', '')}"
-    elif what == "vacation":
-        line = f"vacation {userid} - {value.get('state', '')}"
-    elif what == "token":
+    if what == "token":
         return make_token(request, userid, value.get("label") or "API token")
-    else:
-        raise HTTPException(404, f"The account page has no form {what[:20]!r}.")
-    outcome = act(request, line)
+    outcome = account_form(request, userid, what, value)
     if what == "password" and outcome.ok:
         # The new password ended every session, this one included: start it
         # again (its forms stay valid in the pages already open).

@@ -1,7 +1,8 @@
-"""Doing things from the web: the same command lines as mail, run for the
+"""Doing things from the web: the same commands as mail, run for the
 logged-in player (the web vouches for them, so no password is sent), with
-the same mails going out. What went wrong comes back as a message for the
-page."""
+the same mails going out. Board actions and settings are command objects
+(`server.commands`); the rest are still command lines. What went wrong
+comes back as a message for the page."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from dataclasses import dataclass
 from fastapi import Request
 
 from ..server import Server
-from ..server.messages import Sent
+from ..server.commands import Command, Move
+from ..server.errors import FORBIDDEN
+from ..server.messages import Effect, Sent
 from .session import current_userid
 
 
@@ -22,6 +25,10 @@ class Outcome:
     messages: Sent
     error: str | None
     kind: str | None = None
+
+    @property
+    def effects(self) -> tuple[Effect, ...]:
+        return self.messages.effects
 
     @property
     def ok(self) -> bool:
@@ -39,11 +46,27 @@ def run_as(
     """Run a command line for a player the door vouches for, from their
     first address (so replies go where their mail goes), or, with no
     player, as `sender`; a refusal is returned, not mailed."""
-    messages = server.handle(sender, line, body, as_user=userid, mail_errors=False)
+    return outcome_of(server.handle(sender, line, body, as_user=userid, mail_errors=False))
+
+
+def execute_as(server: Server, userid: str, command: Command) -> Outcome:
+    """Run a command object for a player the door vouches for."""
+    return outcome_of(server.execute(command, as_user=userid))
+
+
+def outcome_of(messages: Sent) -> Outcome:
     refusal = next((message for message in messages if message.error), None)
     if refusal is None:
         return Outcome(messages, None)
     return Outcome(messages, refusal.error, refusal.error_kind)
+
+
+def act_on(request: Request, command: Command) -> Outcome:
+    """Run a command object for the logged-in player."""
+    userid = current_userid(request)
+    if userid is None:
+        return Outcome(Sent(), "Log in first.", FORBIDDEN)
+    return execute_as(server_of(request), userid, command)
 
 
 def act(request: Request, line: str, body: str = "", sender: str = "") -> Outcome:
@@ -58,8 +81,15 @@ def play(
     """Play a move from a form, with the page's move number as the `#N`
     guard (a form sent twice, or from an old page, plays nothing), and say
     how it went on the next page."""
-    guard = f"#{number}" if number.isdigit() else ""
-    outcome = act(request, f"{game} move {board_id} {userid} - {move}{guard}", comment)
+    command = Move(
+        game=game,
+        board=board_id,
+        userid=userid,
+        move=move,
+        number=int(number) if number.isdigit() and len(number) < 7 else None,
+        comment=comment,
+    )
+    outcome = act_on(request, command)
     flash(request, outcome.error or f"Played {move}.", "ok" if outcome.ok else "error")
 
 

@@ -36,7 +36,7 @@ from starlette.routing import Match
 
 from ..games import GAMES, get_game
 from ..games.base import Game
-from ..server import Server
+from ..server import Server, commands
 from ..server.accounts import find_user
 from ..server.board_view import BoardView
 from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandError
@@ -49,7 +49,7 @@ from ..store import ApiToken, User
 from ..store.positions import svg_board
 from . import found, reading
 from .account import token_hash
-from .actions import run_as, server_of
+from .actions import execute_as, run_as, server_of
 from .api_models import (
     Action,
     ActionRequest,
@@ -297,6 +297,15 @@ def mails(messages: Sent) -> list[MailOut]:
         for m in messages
         if m.to and all(to.lower() in own for to in m.to)
     ]
+
+
+def execute(server: Server, userid: str, command: commands.Command) -> Sent:
+    """Run a command for the token's user; a refusal becomes the HTTP error
+    its kind calls for."""
+    outcome = execute_as(server, userid, command)
+    if not outcome.ok:
+        raise HTTPException(status_for(outcome.kind), outcome.error)
+    return outcome.messages
 
 
 def run(server: Server, userid: str, line: str, body: str = "") -> Sent:
@@ -552,15 +561,21 @@ def board_svg(
 def play(
     request: Request, game: GamePath, board_id: BoardPath, userid: TokenUser, sent: MoveRequest
 ) -> ActionResult:
-    """Play a move (`GAME move BOARD USERID - MOVE[#N]`), with a comment for
+    """Play a move (as `GAME move BOARD USERID PASSWORD MOVE[#N]`), with a comment for
     the other players. With `number` (the board's `next_move`), a request
     for a board that has moved on since is refused (409) and plays nothing.
     Every player gets the board mail; queued answers are played after it."""
     found = game_or_404(game)
     server = server_of(request)
-    guard = "" if sent.number is None else f"#{sent.number}"
-    line = f"{found.name} move {board_id} {userid} - {sent.move}{guard}"
-    messages = run(server, userid, line, sent.comment)
+    command = commands.Move(
+        game=found.name,
+        board=board_id,
+        userid=userid,
+        move=sent.move,
+        number=sent.number,
+        comment=sent.comment,
+    )
+    messages = execute(server, userid, command)
     return ActionResult(board=load_detail(server, found, board_id), messages=mails(messages))
 
 
@@ -626,19 +641,39 @@ def act(
     found = game_or_404(game)
     sent = sent or ActionRequest()
     server = server_of(request)
-    verb = "propose" if action is Action.draw else action.value
-    guard = "" if sent.number is None else f"#{sent.number}"
-    head = f"{found.name} {verb} {board_id} {userid} -"
+    name, comment = found.name, sent.comment
+    command: commands.OnBoard
     if action in (Action.swap, Action.pass_):
-        line = head + guard
+        guarded = commands.Swap if action is Action.swap else commands.Pass
+        command = guarded(
+            game=name, board=board_id, userid=userid, comment=comment, number=sent.number
+        )
     elif action is Action.queue:
         if not sent.move:
             raise HTTPException(422, 'Give the move to queue: {"move": "...", "if": "..."}.')
-        line = f"{head} {sent.move}" + (f" if {sent.if_}" if sent.if_ else "")
+        command = commands.Queue(
+            game=name,
+            board=board_id,
+            userid=userid,
+            comment=comment,
+            move=sent.move,
+            condition=sent.if_ or "",
+        )
     else:
-        line = head
-    messages = run(server, userid, line, sent.comment)
+        command = ACTIONS[action](game=name, board=board_id, userid=userid, comment=comment)
+    messages = execute(server, userid, command)
     return ActionResult(board=load_detail(server, found, board_id), messages=mails(messages))
+
+
+ACTIONS: dict[Action, type[commands.OnBoard]] = {
+    Action.resign: commands.Resign,
+    Action.propose: commands.Propose,
+    Action.draw: commands.Propose,
+    Action.undo: commands.Undo,
+    Action.accept: commands.Accept,
+    Action.reject: commands.Reject,
+    Action.chat: commands.Chat,
+}
 
 
 @router.api_route(

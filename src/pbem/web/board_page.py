@@ -12,12 +12,13 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..games import get_game
 from ..games.base import State
+from ..server import commands
 from ..server.errors import CommandError
-from ..server.messages import Outgoing
+from ..server.messages import Effect
 from ..server.view_commands import play_moves
 from ..store.positions import drawn, svg_board
 from . import move_entry, reading
-from .actions import act, flash, play, server_of
+from .actions import act_on, flash, play, server_of
 from .found import game_or_404, page_view
 from .session import PostedForm, check_csrf, current_userid
 from .templating import render, svg_markup
@@ -26,12 +27,12 @@ router = APIRouter(include_in_schema=False)
 
 # The special moves of the menu: the command, and whether it cannot be undone
 # (those ask for a confirmation first).
-SPECIAL = {
-    "resign": ("resign", True),
-    "draw": ("propose", False),
-    "undo": ("undo", False),
-    "accept": ("accept", False),
-    "reject": ("reject", False),
+SPECIAL: dict[str, tuple[type[commands.OnBoard], bool]] = {
+    "resign": (commands.Resign, True),
+    "draw": (commands.Propose, False),
+    "undo": (commands.Undo, False),
+    "accept": (commands.Accept, False),
+    "reject": (commands.Reject, False),
 }
 
 
@@ -168,48 +169,51 @@ def special(request: Request, game_name: str, board_id: int, form: PostedForm) -
     what = str(form.get("what", ""))
     comment = str(form.get("comment", ""))
     if what in SPECIAL:
-        verb, final = SPECIAL[what]
+        kind, final = SPECIAL[what]
         if final and form.get("confirm") != "yes":
             flash(request, "Tick the box to confirm: resigning cannot be taken back.", "error")
             return back(game.name, board_id)
-        line = f"{game.name} {verb} {board_id} {userid} -"
+        command: commands.OnBoard = kind(
+            game=game.name, board=board_id, userid=userid, comment=comment
+        )
     elif what == "queue":
-        queued = "".join(str(form.get("move", "")).split())
-        answer = "".join(str(form.get("answer", "")).split())
-        line = f"{game.name} queue {board_id} {userid} - {queued}" + (
-            f" if {answer}" if answer else ""
+        command = commands.Queue(
+            game=game.name,
+            board=board_id,
+            userid=userid,
+            move="".join(str(form.get("move", "")).split()),
+            condition="".join(str(form.get("answer", "")).split()),
+            comment=comment,
         )
     elif what == "chat":
-        line = f"{game.name} chat {board_id} {userid} -"
+        command = commands.Chat(game=game.name, board=board_id, userid=userid, comment=comment)
     else:
         raise HTTPException(422, f"There is no special move called {what[:20]!r}.")
-    outcome = act(request, line, comment)
+    outcome = act_on(request, command)
     if outcome.ok:
-        flash(request, done_message(what, outcome.messages))
+        flash(request, done_message(outcome.effects))
     else:
         flash(request, outcome.error or "", "error")
     return back(game.name, board_id)
 
 
-def done_message(what: str, messages: list[Outgoing]) -> str:
-    """What a special move did, in a sentence for the next page."""
-    subjects = " ".join(message.subject for message in messages)
-    if what == "resign":
-        if "will resign" in subjects:
-            return "It is not your move: you resign when your turn comes."
-        return "You resigned."
-    if "proposal rejected" in subjects:
-        return "The proposal is rejected; play goes on."
-    if what in ("draw", "undo", "accept") and "proposed" in subjects:
-        return "Your vote is in; the others have been asked."
-    if what == "accept":
-        what = "draw" if "game over" in subjects else "undo"
-    return {
-        "chat": "Your message was sent.",
-        "queue": "The move is queued.",
-        "draw": "Everyone agreed: the game is drawn.",
-        "undo": "Everyone agreed: the last move is taken back.",
-    }.get(what, "Done.")
+DONE = {
+    Effect.RESIGNED: "You resigned.",
+    Effect.RESIGN_QUEUED: "It is not your move: you resign when your turn comes.",
+    Effect.PROPOSAL_REJECTED: "The proposal is rejected; play goes on.",
+    Effect.VOTED: "Your vote is in; the others have been asked.",
+    Effect.DRAWN: "Everyone agreed: the game is drawn.",
+    Effect.TAKEN_BACK: "Everyone agreed: the last move is taken back.",
+    Effect.CHATTED: "Your message was sent.",
+    Effect.QUEUED: "The move is queued.",
+}
+
+
+def done_message(effects: tuple[Effect, ...]) -> str:
+    """What a special move did, in a sentence for the next page (the last
+    thing it did says the most: a vote that completes a draw draws)."""
+    said = [DONE[effect] for effect in effects if effect in DONE]
+    return said[-1] if said else "Done."
 
 
 def require_login(request: Request) -> str:

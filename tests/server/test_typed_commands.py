@@ -1,0 +1,130 @@
+"""Commands as objects: the web, the API and bots hand the server a command
+for a player the door vouches for; mail text is read into the same objects.
+Both ways do the same thing, and the outcome says what changed."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.games import get_game
+from pbem.server import Server, commands
+from pbem.server.board_commands import ON_BOARD
+from pbem.server.commands import read_move, read_plain, read_queue
+from pbem.server.errors import CONFLICT, FORBIDDEN, CommandError
+from pbem.server.messages import Effect
+from pbem.store import Board
+from tests.server.test_commands import challenge, outbox_count
+
+VASCO = get_game("vasco")
+TRUGO = get_game("trugo")
+
+
+def moves_of(server: Server, board_id: int) -> list[str]:
+    with server.sessions() as session:
+        board = session.get_one(Board, board_id)
+        return [row.text for row in sorted(board.moves, key=lambda row: row.number)]
+
+
+def test_every_board_command_has_what_runs_it() -> None:
+    kinds = {kind for kind in vars(commands).values() if isinstance(kind, type)}
+    on_board = {kind for kind in kinds if issubclass(kind, commands.OnBoard)} - {commands.OnBoard}
+    assert on_board == set(ON_BOARD)
+
+
+def test_a_vouched_move_plays_without_a_password(server: Server) -> None:
+    board = challenge(server)
+    sent = server.execute(
+        commands.Move(game="vasco", board=board, userid="Alice", move="a0,0", number=1),
+        as_user="alice",
+    )
+    assert not any(message.error for message in sent)
+    assert sent.effects[0] is Effect.MOVED
+    assert moves_of(server, board)[0] == "a0,0"
+
+
+def test_a_command_no_door_vouched_for_needs_its_password(server: Server) -> None:
+    board = challenge(server)
+    move = commands.Move(game="vasco", board=board, userid="alice", move="a0,0")
+    for as_user in (None, "bob"):  # nobody vouched, or for another player
+        (refusal,) = server.execute(move, as_user=as_user)
+        assert refusal.error_kind == FORBIDDEN
+        assert "password do not match" in (refusal.error or "")
+    assert moves_of(server, board) == []
+    with_password = commands.Move(
+        game="vasco", board=board, userid="alice", password="pw-alice", move="a0,0"
+    )
+    assert server.execute(with_password, as_user=None).effects == (Effect.MOVED,)
+
+
+def test_a_refused_command_changes_nothing_and_says_why(server: Server) -> None:
+    board = challenge(server)
+    queued = outbox_count(server)
+    stale = commands.Move(game="vasco", board=board, userid="alice", move="a0,0", number=3)
+    (refusal,) = server.execute(stale, as_user="alice")
+    assert refusal.error_kind == CONFLICT and "stale" in (refusal.error or "")
+    out_of_turn = commands.Move(game="vasco", board=board, userid="bob", move="a0,0")
+    (refusal,) = server.execute(out_of_turn, as_user="bob")
+    assert "not your move" in (refusal.error or "")
+    assert outbox_count(server) == queued  # a refusal for a door is returned, not mailed
+    assert moves_of(server, board) == []
+
+
+def test_what_changed_is_in_the_outcome(server: Server) -> None:
+    board = challenge(server)
+    on = {"game": "vasco", "board": board}
+    server.execute(commands.Move(**on, userid="alice", move="a0,0"), as_user="alice")  # type: ignore[arg-type]
+    server.execute(commands.Move(**on, userid="bob", move="b1,0"), as_user="bob")  # type: ignore[arg-type]
+    proposed = server.execute(commands.Propose(**on, userid="alice"), as_user="alice")  # type: ignore[arg-type]
+    assert proposed.effects == (Effect.VOTED,)
+    rejected = server.execute(commands.Reject(**on, userid="bob"), as_user="bob")  # type: ignore[arg-type]
+    assert rejected.effects == (Effect.PROPOSAL_REJECTED,)
+    server.execute(commands.Undo(**on, userid="alice"), as_user="alice")  # type: ignore[arg-type]
+    taken = server.execute(commands.Accept(**on, userid="bob"), as_user="bob")  # type: ignore[arg-type]
+    assert taken.effects == (Effect.TAKEN_BACK,)
+    assert len(moves_of(server, board)) == 1
+    chat = commands.Chat(**on, userid="bob", comment="hello")  # type: ignore[arg-type]
+    assert server.execute(chat, as_user="bob").effects == (Effect.CHATTED,)
+    resign = server.execute(commands.Resign(**on, userid="alice"), as_user="alice")  # type: ignore[arg-type]
+    assert resign.effects == (Effect.RESIGN_QUEUED,)  # not alice's turn: when it comes
+    resign = server.execute(commands.Resign(**on, userid="bob"), as_user="bob")  # type: ignore[arg-type]
+    assert resign.effects == (Effect.RESIGNED,)
+
+
+def test_text_is_read_into_the_same_commands() -> None:
+    assert read_move(VASCO, ["7", "ann", "pw", "a0,0#3"], "hi") == commands.Move(
+        game="vasco", board=7, userid="ann", password="pw", move="a0,0", number=3, comment="hi"
+    )
+    # pbmserv's `move BOARD USERID PASSWORD resign` (and the votes, and swap)
+    assert read_move(VASCO, ["7", "ann", "pw", "Resign"], "") == commands.Resign(
+        game="vasco", board=7, userid="ann", password="pw"
+    )
+    assert read_move(VASCO, ["7", "ann", "pw", "swap#2"], "") == commands.Swap(
+        game="vasco", board=7, userid="ann", password="pw", number=2
+    )
+    assert read_queue(TRUGO, ["7", "ann", "pw", "c3", "if", "b2"], "") == commands.Queue(
+        game="trugo", board=7, userid="ann", password="pw", move="c3", condition="b2"
+    )
+    with pytest.raises(CommandError, match="not a board number"):
+        read_plain(commands.Chat, VASCO, ["seven", "ann", "pw"], "")
+    with pytest.raises(CommandError, match="vasco move BOARD USERID PASSWORD MOVE"):
+        read_move(VASCO, ["7", "ann", "pw"], "")
+
+
+def test_a_commands_text_never_holds_its_password() -> None:
+    move = commands.Move(game="vasco", board=7, userid="ann", password="s3cret", move="a0,0")
+    assert move.text() == "vasco move 7 ann PASSWORD a0,0"
+    queued = commands.Queue(
+        game="trugo", board=7, userid="ann", password="s3cret", move="c3", condition="b2"
+    )
+    assert "s3cret" not in queued.text()
+    assert commands.MailPreference(userid="ann", password="s3cret", preference="none").text() == (
+        "mail ann PASSWORD none"
+    )
+
+
+def test_settings_are_commands_too(server: Server) -> None:
+    challenge(server)
+    sent = server.execute(commands.MailPreference(userid="bob", preference="digest"), as_user="bob")
+    assert sent.effects == (Effect.PREFERENCE_SET,)
+    (refusal,) = server.execute(commands.Vacation(userid="bob", state="maybe"), as_user="bob")
+    assert "on or off" in (refusal.error or "")
