@@ -13,7 +13,7 @@ from sqlalchemy import Engine, func, select
 from pbem.games import get_game
 from pbem.server import Server
 from pbem.server.messages import Outgoing
-from pbem.store import Board, OutboxMessage, RatingEvent, User, session_factory
+from pbem.store import Board, Ending, OutboxMessage, RatingEvent, User, session_factory
 
 
 class Clock:
@@ -261,6 +261,7 @@ def test_a_whole_game_from_challenge_to_result(server: Server, name: str) -> Non
     with server.sessions() as session:
         board = session.get_one(Board, 1)
         assert board.status == "finished" and board.winner == state.result.winner
+        assert board.ending is Ending.RULES
         assert board.snapshot == state.to_json(legal_moves=False)
 
 
@@ -342,7 +343,7 @@ def test_resigning_before_the_first_move_declines(server: Server) -> None:
     assert all("Game over: bob declined the challenge; not rated." in m.body for m in messages)
     assert all(m.subject == "Vasco Board 1 game over" for m in messages)
     board = board_row(server)
-    assert (board.status, board.winner) == ("finished", None)
+    assert (board.status, board.winner, board.ending) == ("finished", None, Ending.DECLINED)
     [error] = play(server, "alice", "a0,0")
     assert "Board 1 is over" in error.body
     with server.sessions() as session:
@@ -415,6 +416,7 @@ def test_resigning_on_your_turn_ends_the_game(server: Server) -> None:
     play(server, "bob", "b1,0")
     server.handle("alice@example.org", "vasco resign 1 alice pw-alice")
     assert board_row(server).result == "alice resigned; bob wins"
+    assert board_row(server).ending is Ending.RESIGNATION
 
 
 def test_resigning_out_of_turn_waits_for_the_turn(server: Server) -> None:
@@ -474,6 +476,7 @@ def test_a_draw_needs_every_player(server: Server) -> None:
     assert all("Game over: drawn by agreement." in m.body for m in messages)
     board = board_row(server)
     assert (board.status, board.winner, board.result) == ("finished", None, "drawn by agreement")
+    assert board.ending is Ending.AGREED_DRAW
 
 
 def test_an_undo_takes_back_the_last_move_when_all_agree(server: Server) -> None:

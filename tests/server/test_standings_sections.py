@@ -13,7 +13,7 @@ from pbem.server import Server
 from pbem.server.ratings import ESTABLISHED
 from pbem.server.standings import INACTIVE_AFTER, SECTION_SIZE, SECTIONS, standing_sections
 from pbem.settings import Settings
-from pbem.store import Rating, User, session_factory
+from pbem.store import Ending, Rating, User, session_factory
 from pbem.store.boards import boards_of, create_board, finish_board
 from pbem.web import create_app
 
@@ -62,7 +62,7 @@ def fill(engine: Engine, players: int, seed: int) -> None:
             first, second = rng.sample(users, 2)
             board = create_board(session, "vasco", [], [first, second], NOW)
             if rng.random() < 0.3:
-                finish_board(session, board, 0, "over", NOW, counts_in_ratings=False)
+                finish_board(session, board, 0, "over", Ending.DECLINED, NOW)
 
 
 def by_the_rule(engine: Engine) -> dict[str, list[str]]:

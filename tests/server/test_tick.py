@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import Engine, event, select
 
 from pbem.server import Server
-from pbem.store import Board, QueuedMove, User, Vote
+from pbem.store import Board, BoardStatus, Ending, QueuedMove, User, Vote
 from pbem.store.boards import create_board
 from tests.server.test_commands import Clock, signup
 
@@ -39,6 +39,7 @@ def test_nag_once_a_day_after_the_nag_time_then_forfeit(server: Server, clock: C
     messages = server.tick()
     assert all("bob forfeited: no move in 21 days; alice wins" in m.body for m in messages)
     assert (board(server).status, board(server).winner) == ("finished", 0)
+    assert board(server).ending is Ending.FORFEIT
     [table] = server.handle("x@example.org", "vasco standings")
     assert "alice" in table.body and "1800" in table.body  # forfeits are rated
 
@@ -75,6 +76,7 @@ def test_total_time_runs_out(server: Server, clock: Clock) -> None:
     clock.advance(days=2, hours=1)  # bob: 3 days before, now 2 more
     messages = server.tick()
     assert all("bob ran out of time (5 days in all); alice wins" in m.body for m in messages)
+    assert board(server).ending is Ending.OUT_OF_TIME
 
 
 def test_an_unanswered_draw_proposal_is_accepted_at_the_forfeit_time(
@@ -86,6 +88,7 @@ def test_an_unanswered_draw_proposal_is_accepted_at_the_forfeit_time(
     messages = server.tick()
     assert any("drawn: the proposal stood unanswered" in m.body for m in messages)
     assert board(server).winner is None and board(server).status == "finished"
+    assert board(server).ending is Ending.STANDING_DRAW
 
 
 def test_digest_once_a_day_and_archiving(server: Server, clock: Clock) -> None:
@@ -196,6 +199,8 @@ def test_an_unanswered_challenge_times_out_unrated(server: Server, clock: Clock)
     )
     with server.sessions() as session:
         boards = session.scalars(select(Board)).all()
-        assert {(b.status, b.winner) for b in boards} == {("finished", None)}
+        assert {(b.status, b.winner, b.ending) for b in boards} == {
+            (BoardStatus.FINISHED, None, Ending.UNANSWERED)
+        }
     [table] = server.handle("x@example.org", "vasco standings")
     assert "No rated games yet." in table.body

@@ -457,6 +457,7 @@ def test_draw_by_agreement(client: TestClient, tokens: dict[str, str]) -> None:
         "winner": None,
         "winner_userid": None,
         "reason": "drawn by agreement",
+        "ending": "agreed draw",
     }
     refused(action(client, tokens["alice"], "propose"), 409, "Board 1 is over")
 

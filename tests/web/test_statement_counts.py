@@ -14,7 +14,7 @@ from sqlalchemy import Engine, event, select
 from pbem.server import Server
 from pbem.server.ratings import rate_finished_boards
 from pbem.settings import Settings
-from pbem.store import User, session_factory
+from pbem.store import Ending, User, session_factory
 from pbem.store.boards import apply_move, create_board, finish_board
 from pbem.web import create_app
 
@@ -66,7 +66,14 @@ def add_boards(server: Server, count: int) -> None:
             if number % 3:
                 apply_move(session, board, 0, "a0,0", now + timedelta(minutes=number))
             if number % 3 == 2:
-                finish_board(session, board, 0, "a resignation", now + timedelta(hours=number))
+                finish_board(
+                    session,
+                    board,
+                    0,
+                    "a resignation",
+                    Ending.RESIGNATION,
+                    now + timedelta(hours=number),
+                )
         rate_finished_boards(session, now)
 
 

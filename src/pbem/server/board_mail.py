@@ -22,7 +22,7 @@ def subject(board: Board, state: State, commented: bool = False) -> str:
     title = get_game(board.game).title
     names = players_of(board)
     seat = state.to_move
-    who = "game over" if seat is None or board.status != "active" else names[seat]
+    who = "game over" if seat is None or board.status.over else names[seat]
     return f"{title} Board {board.id} {who}" + (" **" if commented else "")
 
 
@@ -82,7 +82,7 @@ def board_body(
 ) -> str:
     """The whole body of a board mail for one reader (a seat, or None)."""
     lines = heading(board, state)
-    if board.status != "active" and state.result is None and board.result:
+    if board.status.over and state.result is None and board.result:
         lines.append(f"Game over: {board.result}.")
     lines.append("")
     lines.extend(move_columns(board, state))

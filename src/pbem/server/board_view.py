@@ -23,7 +23,17 @@ from typing import Any
 from sqlalchemy import Connection, Engine, bindparam, select
 
 from ..games.base import Options, State
-from ..store import Board, BoardPlayer, MoveRow, Rating, Subscription, User, Vote
+from ..store import (
+    Board,
+    BoardPlayer,
+    BoardStatus,
+    Ending,
+    MoveRow,
+    Rating,
+    Subscription,
+    User,
+    Vote,
+)
 from ..store.database import READING
 from ..store.positions import POSITIONS
 from .recent import Recent
@@ -44,6 +54,7 @@ _BOARD = select(
     Board.to_move,
     Board.winner,
     Board.result,
+    Board.ending,
     Board.nag_days,
     Board.forfeit_days,
     Board.total_days,
@@ -107,11 +118,12 @@ class BoardView:
     record: tuple[str, ...]  # the canonical moves, which rebuild the state
     players: tuple[str, ...]  # userids by seat
     user_ids: tuple[int, ...]
-    status: str
+    status: BoardStatus
     version: int
     to_move: int | None  # the seat to move (None once over)
     winner: int | None
     result: str | None
+    ending: Ending | None  # how it ended (None while active)
     nag_days: int | None
     forfeit_days: int | None
     total_days: int | None
@@ -123,7 +135,7 @@ class BoardView:
     @property
     def active(self) -> bool:
         """Still being played (a move that ends the game stores its result)."""
-        return self.status == "active"
+        return self.status is BoardStatus.ACTIVE
 
     @property
     def player_to_move(self) -> str | None:
@@ -253,6 +265,7 @@ def _read(
         to_move=board.to_move,
         winner=board.winner,
         result=board.result,
+        ending=board.ending,
         nag_days=board.nag_days,
         forfeit_days=board.forfeit_days,
         total_days=board.total_days,

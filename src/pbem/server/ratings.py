@@ -20,7 +20,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
-from ..store import Board, Rating, RatingEvent
+from ..store import Board, BoardStatus, Rating, RatingEvent
 
 START = 1600.0
 ESTABLISHED = 20  # games
@@ -105,7 +105,7 @@ def rate_finished_boards(session: Session, now: datetime) -> None:
     """Rate every finished two-player board not rated yet (each exactly once)."""
     boards = session.scalars(
         select(Board)
-        .where(Board.status == "finished", Board.rated.is_(False))
+        .where(Board.status == BoardStatus.FINISHED, Board.rated.is_(False))
         .order_by(Board.id)
         .with_for_update(skip_locked=True)  # a board another transaction rates is its
         .execution_options(populate_existing=True)

@@ -9,7 +9,7 @@ from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.orm import Session
 
 from ..games.base import Game
-from ..store import Board, BoardPlayer, Rating, RatingEvent, User
+from ..store import Board, BoardPlayer, BoardStatus, Rating, RatingEvent, User
 from .accounts import main_address, user_named
 from .context import Context, login, usage
 from .errors import CommandError
@@ -46,7 +46,11 @@ def active_counts(session: Session, game: str, user_ids: list[int]) -> dict[int,
     query = (
         select(BoardPlayer.user_id, func.count())
         .join(Board, Board.id == BoardPlayer.board_id)
-        .where(Board.game == game, Board.status == "active", BoardPlayer.user_id.in_(user_ids))
+        .where(
+            Board.game == game,
+            Board.status == BoardStatus.ACTIVE,
+            BoardPlayer.user_id.in_(user_ids),
+        )
         .group_by(BoardPlayer.user_id)
     )
     return dict(session.execute(query).all())  # rows of (user_id, count)
@@ -59,7 +63,11 @@ def section_filter(game: str, section: str, now: datetime) -> ColumnElement[bool
     playing = (
         select(BoardPlayer.user_id)
         .join(Board, Board.id == BoardPlayer.board_id)
-        .where(BoardPlayer.user_id == Rating.user_id, Board.game == game, Board.status == "active")
+        .where(
+            BoardPlayer.user_id == Rating.user_id,
+            Board.game == game,
+            Board.status == BoardStatus.ACTIVE,
+        )
         .exists()
     )
     stale = or_(Rating.last_played.is_(None), Rating.last_played < now - INACTIVE_AFTER)

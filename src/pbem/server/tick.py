@@ -29,7 +29,7 @@ from sqlalchemy import ColumnElement, Select, and_, delete, or_, select, update
 from sqlalchemy.orm import QueryableAttribute, Session, sessionmaker
 
 from ..games import get_game
-from ..store import Board, BoardPlayer, ProcessedMessage, User, Vote, reading
+from ..store import Board, BoardPlayer, BoardStatus, Ending, ProcessedMessage, User, Vote, reading
 from ..store.boards import NAG_EVERY, finished_here, rebuild, reschedule, time_used
 from .accounts import main_address
 from .board_mail import players_of
@@ -64,7 +64,7 @@ def tick(sessions: Sessions, now: datetime) -> list[Outgoing]:
 
 
 def board_due(now: datetime) -> ColumnElement[bool]:
-    return and_(Board.due_at <= now, Board.status == "active")
+    return and_(Board.due_at <= now, Board.status == BoardStatus.ACTIVE)
 
 
 def digest_due(now: datetime) -> ColumnElement[bool]:
@@ -122,7 +122,8 @@ def check_board(ctx: Context, board: Board) -> None:
     if board.total_days and time_used(board, board.moves, seat, ctx.now) > timedelta(
         days=board.total_days
     ):
-        forfeit(ctx, board, seat, f"{names[seat]} ran out of time ({board.total_days} days in all)")
+        reason = f"{names[seat]} ran out of time ({board.total_days} days in all)"
+        forfeit(ctx, board, seat, reason, Ending.OUT_OF_TIME)
         return
     if board.forfeit_days and waited >= timedelta(days=board.forfeit_days):
         proposals = ctx.session.scalars(
@@ -130,9 +131,10 @@ def check_board(ctx: Context, board: Board) -> None:
         ).all()
         if proposals:
             reason = "drawn: the proposal stood unanswered until the forfeit time"
-            end_board(ctx, board, rebuild(board), None, reason)
+            end_board(ctx, board, rebuild(board), None, reason, Ending.STANDING_DRAW)
             return
-        forfeit(ctx, board, seat, f"{names[seat]} forfeited: no move in {board.forfeit_days} days")
+        reason = f"{names[seat]} forfeited: no move in {board.forfeit_days} days"
+        forfeit(ctx, board, seat, reason, Ending.FORFEIT)
         return
     if board.nag_days and waited >= timedelta(days=board.nag_days):
         last = board.nagged_at
@@ -156,16 +158,17 @@ def nag(ctx: Context, board: Board, player: User, waited: timedelta) -> None:
     )
 
 
-def forfeit(ctx: Context, board: Board, seat: int, reason: str) -> None:
+def forfeit(ctx: Context, board: Board, seat: int, reason: str, ending: Ending) -> None:
     """The player at `seat` loses on time; one who never moved on the board
     nor accepted it never took up the challenge, and a challenge nobody
     answered is not rated (or anyone could farm ratings off strangers)."""
     if can_decline(board, seat):
         name = players_of(board)[seat]
         reason = f"{name} never answered the challenge in time; not rated"
-        end_board(ctx, board, rebuild(board), None, reason, counts_in_ratings=False)
+        end_board(ctx, board, rebuild(board), None, reason, Ending.UNANSWERED)
         return
-    end_board(ctx, board, rebuild(board), *loss_of(board, seat, reason))
+    winner, reason = loss_of(board, seat, reason)
+    end_board(ctx, board, rebuild(board), winner, reason, ending)
 
 
 def awaiting(session: Session, user_id: int) -> list[Board]:
@@ -176,7 +179,7 @@ def awaiting(session: Session, user_id: int) -> list[Board]:
             .join(BoardPlayer, BoardPlayer.board_id == Board.id)
             .where(
                 BoardPlayer.user_id == user_id,
-                Board.status == "active",
+                Board.status == BoardStatus.ACTIVE,
                 Board.to_move == BoardPlayer.seat,
             )
             .order_by(Board.id)
@@ -215,15 +218,18 @@ def archive(sessions: Sessions, now: datetime) -> None:
             ids = list(
                 session.scalars(
                     select(Board.id)
-                    .where(Board.status == "finished", Board.updated_at <= now - ARCHIVE_AFTER)
+                    .where(
+                        Board.status == BoardStatus.FINISHED,
+                        Board.updated_at <= now - ARCHIVE_AFTER,
+                    )
                     .limit(BATCH)
                 )
             )
             if ids:
                 session.execute(
                     update(Board)
-                    .where(Board.id.in_(ids), Board.status == "finished")
-                    .values(status="archived")
+                    .where(Board.id.in_(ids), Board.status == BoardStatus.FINISHED)
+                    .values(status=BoardStatus.ARCHIVED)
                 )
         if len(ids) < BATCH:
             return

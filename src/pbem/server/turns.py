@@ -14,7 +14,7 @@ from sqlalchemy import delete, select
 
 from ..games import get_game
 from ..games.base import Game, IllegalMove, MoveError, MoveSyntaxError, State
-from ..store import Board, PendingMove, QueuedMove, Vote
+from ..store import Board, BoardStatus, Ending, PendingMove, QueuedMove, Vote
 from ..store.boards import apply_move, finish_board, rebuild
 from . import commands
 from .accounts import main_address
@@ -115,7 +115,7 @@ def active_state(board: Board) -> State:
         raise CommandError(
             f"Board {board.id} is over: {state.status_line()}", board.id, kind=CONFLICT
         )
-    if board.status != "active":
+    if board.status is not BoardStatus.ACTIVE:
         raise CommandError(f"Board {board.id} is over: {board.result}.", board.id, kind=CONFLICT)
     return state
 
@@ -136,13 +136,12 @@ def end_board(
     state: State,
     winner: int | None,
     reason: str,
-    *,
-    counts_in_ratings: bool = True,
+    ending: Ending,
 ) -> None:
     """End an active board by the server's rules, not by a move (a
     resignation, an agreed draw, a forfeit): record the result, drop what
     waited on the board (queued and submitted moves, proposals), and mail it."""
-    finish_board(ctx.session, board, winner, reason, ctx.now, counts_in_ratings=counts_in_ratings)
+    finish_board(ctx.session, board, winner, reason, ending, ctx.now)
     ctx.session.execute(delete(QueuedMove).where(QueuedMove.board_id == board.id))
     ctx.session.execute(delete(PendingMove).where(PendingMove.board_id == board.id))
     clear_votes(ctx, board)
@@ -164,14 +163,15 @@ def end_by_resignation(ctx: Context, board: Board, state: State, seat: int) -> N
     name = players_of(board)[seat]
     if can_decline(board, seat):
         reason = f"{name} declined the challenge; not rated"
-        end_board(ctx, board, state, None, reason, counts_in_ratings=False)
+        end_board(ctx, board, state, None, reason, Ending.DECLINED)
     else:
-        end_board(ctx, board, state, *loss_of(board, seat, f"{name} resigned"))
+        winner, reason = loss_of(board, seat, f"{name} resigned")
+        end_board(ctx, board, state, winner, reason, Ending.RESIGNATION)
 
 
 def after_move(ctx: Context, board: Board, state: State) -> None:
     """Play the queued moves that answer the move just made, one after another."""
-    while state.result is None and board.status == "active" and state.to_move is not None:
+    while state.result is None and board.status is BoardStatus.ACTIVE and state.to_move is not None:
         seat = state.to_move
         waiting = ctx.session.scalars(
             select(QueuedMove)

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from sqlalchemy import select
 
 from ..games.base import Game, MoveError, MoveSyntaxError, OptionError, State, is_option
-from ..store import Board, BoardPlayer
+from ..store import Board, BoardPlayer, BoardStatus
 from ..store.boards import awaits, boards_of, rebuild
 from .accounts import (
     user_named,
@@ -78,9 +78,9 @@ def show_players(ctx: Context, game: Game, words: list[str]) -> None:
         query = query.where(Board.players.any(BoardPlayer.user_id == user.id))
     boards = list(ctx.session.scalars(query).all())
     if choice == "active":
-        boards = [b for b in boards if b.status == "active"]
+        boards = [b for b in boards if b.status is BoardStatus.ACTIVE]
     elif choice == "inactive":
-        boards = [b for b in boards if b.status != "active"]
+        boards = [b for b in boards if b.status.over]
     elif choice == "next":
         waiting = [board for board in boards if awaits(board, users[0].id)]
         boards = sorted(waiting, key=lambda board: board.updated_at)[:1]

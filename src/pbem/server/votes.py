@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from ..games import get_game
 from ..games.base import Game
-from ..store import Board, User, Vote
+from ..store import Board, Ending, User, Vote
 from ..store.boards import take_back
 from . import challenges, commands
 from .accounts import main_address
@@ -133,7 +133,7 @@ def carry(ctx: Context, board: Board, kind: str) -> bool:
     if voted_seats(ctx, board, kind) != {player.seat for player in board.players}:
         return False
     if kind == "draw":
-        end_board(ctx, board, active_state(board), None, "drawn by agreement")
+        end_board(ctx, board, active_state(board), None, "drawn by agreement", Ending.AGREED_DRAW)
         ctx.reply.did(Effect.DRAWN)
         return True
     state = take_back(ctx.session, board, ctx.now)

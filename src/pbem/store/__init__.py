@@ -21,6 +21,7 @@ from .models import (
     User,
     Vote,
 )
+from .status import BoardStatus, Ending
 
 __all__ = [
     "Address",
@@ -28,6 +29,8 @@ __all__ = [
     "Base",
     "Board",
     "BoardPlayer",
+    "BoardStatus",
+    "Ending",
     "MoveRow",
     "OutboxMessage",
     "PendingMove",

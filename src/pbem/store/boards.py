@@ -19,6 +19,7 @@ from ..games.base import Options, State
 from .database import rows_changed
 from .models import Board, BoardPlayer, MoveRow, User
 from .positions import POSITIONS
+from .status import BoardStatus, Ending
 
 # A player late to move is reminded at most this often (see server/tick.py).
 NAG_EVERY = timedelta(days=1)
@@ -66,7 +67,7 @@ def create_board(
     board = Board(
         game=game.name,
         options=options.to_json(),
-        status="active",
+        status=BoardStatus.ACTIVE,
         version=0,
         snapshot=snapshot_of(state),
         to_move=state.to_move,
@@ -118,7 +119,7 @@ def due_time(board: Board, moves: Sequence[MoveRow] | None = None) -> datetime |
     nag, its forfeit, and the player to move's total time running out
     (None: a finished board, or one without time limits). `moves`, the
     board's move rows, are needed only for a total time limit."""
-    if board.status != "active" or board.to_move is None:
+    if board.status is not BoardStatus.ACTIVE or board.to_move is None:
         return None
     times = []
     if board.nag_days:
@@ -162,7 +163,7 @@ def _claim(session: Session, board: Board, expected: int, values: dict[str, obje
     tells the doors' kept views (server/board_view.py) that they are old."""
     claimed = session.execute(
         update(Board)
-        .where(Board.id == board.id, Board.version == expected, Board.status == "active")
+        .where(Board.id == board.id, Board.version == expected, Board.status == BoardStatus.ACTIVE)
         .values({**values, "revision": Board.revision + 1})
         .execution_options(synchronize_session=False)
     )
@@ -196,7 +197,8 @@ def apply_move(
         "version": expected + 1,
         "snapshot": snapshot_of(after),
         "updated_at": now,
-        "status": "finished" if over else "active",
+        "status": BoardStatus.FINISHED if over else BoardStatus.ACTIVE,
+        "ending": Ending.RULES if over else None,
         "winner": None if after.result is None else after.result.winner,
         "result": None if after.result is None else after.result.reason,
         "to_move": after.to_move,
@@ -234,19 +236,20 @@ def finish_board(
     board: Board,
     winner: int | None,
     reason: str,
+    ending: Ending,
     now: datetime,
-    *,
-    counts_in_ratings: bool = True,
 ) -> None:
     """End an active board by the server's rules (a resignation, an agreed
     draw, a forfeit): not a move, so the record and version stay. A board
-    that does not count (a declined challenge) is marked rated already."""
+    whose ending does not count (a declined challenge) is marked rated
+    already."""
     values: dict[str, object] = {
-        "status": "finished",
+        "status": BoardStatus.FINISHED,
         "winner": winner,
         "result": reason,
+        "ending": ending,
         "updated_at": now,
-        "rated": not counts_in_ratings,
+        "rated": not ending.rated,
         "to_move": None,
         "due_at": None,
     }
@@ -296,11 +299,15 @@ def boards_of(
     if game is not None:
         query = query.where(Board.game == game)
     if active:
-        query = query.where(Board.status == "active")
+        query = query.where(Board.status == BoardStatus.ACTIVE)
     return list(session.scalars(query.order_by(Board.id)))
 
 
 def awaits(board: Board, user_id: int) -> bool:
     """Whether the active board waits for this user's move."""
     seat = board.to_move
-    return board.status == "active" and seat is not None and board.players[seat].user_id == user_id
+    return (
+        board.status is BoardStatus.ACTIVE
+        and seat is not None
+        and board.players[seat].user_id == user_id
+    )

@@ -6,8 +6,21 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Enum, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from .status import BoardStatus, Ending
+
+
+def _stored_as_value(kind: type[BoardStatus] | type[Ending], length: int) -> Enum:
+    """An enum kept in a plain string column, as its value."""
+    return Enum(
+        kind,
+        native_enum=False,
+        create_constraint=False,
+        length=length,
+        values_callable=lambda members: [member.value for member in members],
+    )
 
 
 class Base(DeclarativeBase):
@@ -74,13 +87,16 @@ class Board(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     game: Mapped[str] = mapped_column(String(20))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
-    status: Mapped[str] = mapped_column(String(10), default="active")
+    status: Mapped[BoardStatus] = mapped_column(
+        _stored_as_value(BoardStatus, 10), default=BoardStatus.ACTIVE
+    )
     version: Mapped[int] = mapped_column(Integer, default=0)
     # Moved on by every change of the board (a version repeats after an undo).
     revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
     winner: Mapped[int | None]
     result: Mapped[str | None] = mapped_column(Text)
+    ending: Mapped[Ending | None] = mapped_column(_stored_as_value(Ending, 16))
     nag_days: Mapped[int | None]
     forfeit_days: Mapped[int | None]
     total_days: Mapped[int | None]

@@ -38,7 +38,7 @@ from ..games import GAMES, get_game
 from ..games.base import Game
 from ..server import Server, commands
 from ..server.accounts import find_user
-from ..server.board_view import BoardView
+from ..server.board_view import BoardView, Ending
 from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandError
 from ..server.messages import Sent
 from ..server.recent import Recent
@@ -238,6 +238,7 @@ def board_detail(view: BoardView, at: int | None = None) -> BoardDetail:
             winner=winner,
             winner_userid=None if winner is None else view.players[winner],
             reason=view.result or "",
+            ending=(view.ending or Ending.RULES).value,
         )
     return BoardDetail(
         id=view.id,

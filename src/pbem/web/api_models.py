@@ -97,6 +97,12 @@ class ResultInfo(BaseModel):
     winner: int | None = Field(description="The winner's seat; None for a draw.")
     winner_userid: str | None
     reason: str
+    ending: str = Field(
+        description="How it ended: rules (a move ended it, by the game's rules), resignation, "
+        "declined (not rated), agreed draw, standing draw (a draw proposal unanswered until "
+        "the forfeit time), forfeit, out of time, or unanswered (a challenge nobody took up, "
+        "not rated)."
+    )
 
 
 class BoardDetail(BaseModel):

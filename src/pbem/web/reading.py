@@ -15,7 +15,7 @@ from ..games import GAMES, get_game
 from ..games.base import Options, State
 from ..server.board_mail import players_of
 from ..server.board_view import BoardView
-from ..store import Board, BoardPlayer, Rating, RatingEvent, User
+from ..store import Board, BoardPlayer, BoardStatus, Rating, RatingEvent, User
 from ..store.boards import options_of
 
 FILTERS = ("active", "finished", "mine", "awaiting")
@@ -56,7 +56,7 @@ def board_line(board: Board) -> BoardLine:
     """A listed board's line (from its row, loaded with its players)."""
     names = players_of(board)
     seat = board.to_move
-    to_move = names[seat] if board.status == "active" and seat is not None else None
+    to_move = names[seat] if board.status is BoardStatus.ACTIVE and seat is not None else None
     return line_of(board, names, to_move, options_of(board))
 
 
@@ -91,11 +91,11 @@ def boards(
     if game is not None:
         query = query.where(Board.game == game)
     if which == "active":
-        query = query.where(Board.status == "active")
+        query = query.where(Board.status == BoardStatus.ACTIVE)
     elif which == "finished":  # each status in its index's order, the newest of both
         ended = [
             board
-            for status in ("finished", "archived")
+            for status in (BoardStatus.FINISHED, BoardStatus.ARCHIVED)
             for board in session.scalars(query.where(Board.status == status).limit(limit))
         ]
         ended.sort(key=lambda board: (board.updated_at, board.id), reverse=True)

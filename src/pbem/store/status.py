@@ -1,0 +1,33 @@
+"""Where a board is in its life, and how it ended: stored as their values
+(`active`, `resignation`, ...), compared as enums everywhere else."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class BoardStatus(StrEnum):
+    ACTIVE = "active"  # being played
+    FINISHED = "finished"  # over, in the lists of recent results
+    ARCHIVED = "archived"  # over for a while (the periodic job moves it)
+
+    @property
+    def over(self) -> bool:
+        return self is not BoardStatus.ACTIVE
+
+
+class Ending(StrEnum):
+    """How a board ended (its result's prose says it for people)."""
+
+    RULES = "rules"  # a move ended it, by the game's own rules
+    RESIGNATION = "resignation"
+    DECLINED = "declined"  # resigned before moving: the challenge declined, not rated
+    AGREED_DRAW = "agreed draw"
+    STANDING_DRAW = "standing draw"  # a draw proposal unanswered until the forfeit time
+    FORFEIT = "forfeit"  # no move within the forfeit time
+    OUT_OF_TIME = "out of time"  # the whole game's time used up
+    UNANSWERED = "unanswered"  # the challenge never taken up in time, not rated
+
+    @property
+    def rated(self) -> bool:
+        return self not in (Ending.DECLINED, Ending.UNANSWERED)
