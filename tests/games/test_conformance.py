@@ -228,3 +228,50 @@ def test_no_import_cycles_inside_a_game_package(folder: Path) -> None:
 
     for name in sorted(modules):
         visit(name, [name])
+
+
+# -- entering a move by clicking ---------------------------------------------
+
+
+def marked(svg: str, attribute: str) -> list[str]:
+    """The values of `attribute` on the board drawing's elements."""
+    root = ElementTree.fromstring(svg)
+    return [element.attrib[attribute] for element in root.iter() if attribute in element.attrib]
+
+
+def covered(move: str, buttons: list[Any]) -> bool:
+    """Whether a button writes `move` (one with a number: its word, then a
+    number in its range)."""
+    for button in buttons:
+        if move == button.move:
+            return True
+        if button.field is not None and move.startswith(button.move):
+            rest = move[len(button.move) :]
+            if rest.lstrip("+-").isdigit() and button.field[0] <= int(rest) <= button.field[1]:
+                return True
+    return False
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions())
+def test_every_legal_move_can_be_clicked_and_every_click_is_legal(state: State[Any]) -> None:
+    """What the board marks and the game offers by clicking (games/base.py)
+    is exactly the legal moves: the points and tiles that are a move, the
+    choices at each marked place, the pieces' destinations, the buttons."""
+    legal = {state.move_text(move) for move in state.legal_moves()}
+    svg = state.svg_board()
+    offered: set[str] = set(marked(svg, "data-move")) if state.to_move is not None else set()
+    for place in marked(svg, "data-choices"):
+        offered |= {choice.move for choice in state.choices(place)}
+    places = set(marked(svg, "data-place"))
+    for start in state.movable():
+        assert start in places, start
+        for end, texts in state.destinations(start).items():
+            assert end in places, end
+            offered |= set(texts)
+    buttons = state.move_buttons() if state.result is None else []
+    assert offered <= legal, offered - legal
+    for button in buttons:
+        example = button.move if button.field is None else f"{button.move}{button.field[0]}"
+        state.play_text(example)  # raises if the button is no legal move
+    assert {move for move in legal - offered if not covered(move, buttons)} == set()

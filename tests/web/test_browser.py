@@ -114,7 +114,7 @@ def test_vacu_komi_step_and_moves_by_clicking(ui: UI, live: LiveSite) -> None:
 
     # The komi step: alice names White's komi, bob chooses a colour.
     komi = alice.page.locator("form.move-button.with-number")
-    komi.locator("input[name=komi]").fill("3")
+    komi.locator("input[name=value]").fill("3")
     komi.locator("button").click()
     alice.shot("komi-offered")
     send_clicked(alice, live, board_id, "komi3")
@@ -225,7 +225,7 @@ def test_without_javascript_forms_and_the_move_box_work(ui: UI, live: LiveSite) 
     # The move buttons are forms of their own: the komi step without JavaScript.
     board_id = alice.challenge("vacu", "bob", "-size=5")
     komi = alice.page.locator("form.move-button.with-number")
-    komi.locator("input[name=komi]").fill("4")
+    komi.locator("input[name=value]").fill("4")
     komi.locator("button").click()
     alice.expect_flash("Played komi4")
     bob.open_board("vacu", board_id)

@@ -1,7 +1,8 @@
 """Move entry by clicking (pbem.web.move_entry) on a real SQLite database:
-the picker's choices and a Trugo piece's targets are exactly the legal
-moves, the move buttons follow each game's phase, the komi form plays
-without JavaScript, and unknown boards are 404s."""
+the picker's choices and a Trugo piece's destinations are exactly the legal
+moves, the move buttons follow each game's phase, a button with a number
+(the komi) plays without JavaScript, and unknown boards are 404s. The same
+routes serve every game: the game says what a click offers."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from pbem.games import get_game
-from pbem.games.base import State
+from pbem.games.base import MoveButton, State
 from pbem.games.trugo.board import MOVE, PASS_MOVE, PLACE
 from pbem.games.trugo.geometry import (
     CORNER_DELTAS,
@@ -33,7 +34,7 @@ from pbem.settings import Settings
 from pbem.store import Board, make_engine, session_factory, upgrade
 from pbem.store.boards import rebuild
 from pbem.web import create_app, move_entry
-from pbem.web.move_entry import MoveButton, move_buttons
+from pbem.web.move_entry import move_buttons
 from pbem.web.templating import TEMPLATES
 
 PASSWORDS = {"alice": "secret1", "bob": "secret2"}
@@ -53,9 +54,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 def with_move_entry(app: FastAPI) -> FastAPI:
     """The app with move_entry's routes first (ahead of the board page's
     `/{game}/{id}` routes), unless create_app already includes them."""
-    if not any(
-        getattr(route, "endpoint", None) is move_entry.trugo_targets for route in app.routes
-    ):
+    if not any(getattr(route, "endpoint", None) is move_entry.destinations for route in app.routes):
         count = len(app.router.routes)
         app.include_router(move_entry.router)
         added = app.router.routes[count:]
@@ -144,7 +143,7 @@ def test_vasco_choices_are_the_legal_orientations_of_each_cell(
     cells = {move.cell for move in legal}
     assert cells
     for col, row in cells:
-        response = client.get(f"/vasco/{board_id}/choices", params={"cell": f"{col},{row}"})
+        response = client.get(f"/vasco/{board_id}/choices", params={"at": f"{col},{row}"})
         assert response.status_code == 200
         assert response.headers["cache-control"] == "no-store"
         expected = [move.text for move in legal if move.cell == (col, row)]
@@ -160,12 +159,12 @@ def test_vasco_choices_first_move_and_cells_without_moves(
     server: Server, client: TestClient
 ) -> None:
     board_id = new_board(server, "vasco", [])
-    first = client.get(f"/vasco/{board_id}/choices?cell=0,0")
+    first = client.get(f"/vasco/{board_id}/choices?at=0,0")
     assert choice_moves(first.text) == [f"{letter}0,0" for letter in "abcdef"]
-    elsewhere = client.get(f"/vasco/{board_id}/choices?cell=3,-1")
+    elsewhere = client.get(f"/vasco/{board_id}/choices?at=3,-1")
     assert choice_moves(elsewhere.text) == []
-    assert "No tile can be placed at 3,-1 now." in elsewhere.text
-    assert client.get(f"/vasco/{board_id}/choices?cell=x").status_code == 422
+    assert "Nothing can be played at 3,-1 now." in elsewhere.text
+    assert client.get(f"/vasco/{board_id}/choices?at=x").status_code == 422
     assert client.get(f"/vasco/{board_id}/choices").status_code == 422
 
 
@@ -178,7 +177,7 @@ def test_vasco_choices_tell_auto_tiles(server: Server, client: TestClient) -> No
         assert isinstance(after, VascoState)
         autos = len(after.last) - 1
         if autos:
-            html = client.get(f"/vasco/{board_id}/choices?cell={move.col},{move.row}").text
+            html = client.get(f"/vasco/{board_id}/choices?at={move.col},{move.row}").text
             assert f"<span>{move.text} +{autos} auto" in html
             return
     pytest.skip("no auto move in this position")
@@ -196,13 +195,13 @@ def test_trugo_choices_are_the_three_rotations_of_each_position(
     places = [move for move in state.legal_moves() if move.raw[0] == PLACE]
     for cid in state.positions:
         where = cell_text(cid)
-        response = client.get(f"/trugo/{board_id}/choices", params={"cell": where})
+        response = client.get(f"/trugo/{board_id}/choices", params={"at": where})
         expected = [move.text for move in places if move.raw[1] == cid]
         assert len(expected) == 3
         assert choice_moves(response.text) == expected
         assert 'aria-label="Rotation a at' in response.text
     occupied = cell_text(state.board.order[0])
-    assert choice_moves(client.get(f"/trugo/{board_id}/choices?cell={occupied}").text) == []
+    assert choice_moves(client.get(f"/trugo/{board_id}/choices?at={occupied}").text) == []
 
 
 def test_trugo_targets_are_the_legal_moves_of_the_piece(server: Server, client: TestClient) -> None:
@@ -212,19 +211,25 @@ def test_trugo_targets_are_the_legal_moves_of_the_piece(server: Server, client: 
     piece_moves = [move for move in state.legal_moves() if move.raw[0] == MOVE]
     assert piece_moves
     starts = {move.raw[1] for move in piece_moves}
-    pieces = client.get(f"/trugo/{board_id}/pieces").json()
+    pieces = client.get(f"/trugo/{board_id}/movable").json()
     assert sorted(pieces) == sorted({vertex_name(vid) for vid in starts})
     for vid in state.board.stacks:
         expected = [move.text for move in piece_moves if move.raw[1] == vid]
         for name in names_of(vid):
-            response = client.get(f"/trugo/{board_id}/targets", params={"from": name})
+            response = client.get(f"/trugo/{board_id}/destinations", params={"from": name})
             assert response.status_code == 200
-            assert response.json() == expected, name
+            assert flat(response.json()) == sorted(expected), name
+            for to, texts in response.json().items():  # each grouped by where it ends
+                assert all(text.endswith(to) for text in texts)
     # A junction without a piece, and nonsense.
-    assert client.get(f"/trugo/{board_id}/targets?from=40,40e").json() == []
-    assert client.get(f"/trugo/{board_id}/targets?from=0,0x").status_code == 422
-    assert client.get(f"/trugo/{board_id}/targets?from=99999,0e").status_code == 422
-    assert client.get(f"/trugo/{board_id}/targets").status_code == 422
+    assert client.get(f"/trugo/{board_id}/destinations?from=40,40e").json() == {}
+    assert client.get(f"/trugo/{board_id}/destinations?from=0,0x").status_code == 422
+    assert client.get(f"/trugo/{board_id}/destinations?from=99999,0e").status_code == 422
+    assert client.get(f"/trugo/{board_id}/destinations").status_code == 422
+
+
+def flat(destinations: dict[str, list[str]]) -> list[str]:
+    return sorted(text for texts in destinations.values() for text in texts)
 
 
 def names_of(vid: int) -> list[str]:
@@ -249,14 +254,12 @@ def test_trugo_waning_has_no_rotations_but_piece_targets(
     state = state_of(server, board_id)
     assert isinstance(state, TrugoState) and state.phase == "waning" and state.result is None
     for cid in state.board.tiles:
-        assert (
-            choice_moves(client.get(f"/trugo/{board_id}/choices?cell={cell_text(cid)}").text) == []
-        )
+        assert choice_moves(client.get(f"/trugo/{board_id}/choices?at={cell_text(cid)}").text) == []
     piece_moves = [move for move in state.legal_moves() if move.raw[0] == MOVE]
     assert piece_moves
     for vid in {move.raw[1] for move in piece_moves}:
-        targets = client.get(f"/trugo/{board_id}/targets?from={vertex_name(vid)}").json()
-        assert targets == [move.text for move in piece_moves if move.raw[1] == vid]
+        found = client.get(f"/trugo/{board_id}/destinations?from={vertex_name(vid)}").json()
+        assert flat(found) == sorted(move.text for move in piece_moves if move.raw[1] == vid)
     # Removals are clicks on the tiles themselves: their data-move is the move.
     svg = state.svg_board()
     removals = [move.text for move in state.legal_moves() if move.kind == "remove"]
@@ -272,12 +275,13 @@ def test_unknown_boards_and_boards_of_other_games_are_404(
     vasco = new_board(server, "vasco", [])
     trugo = new_board(server, "trugo", [])
     for path in (
-        "/vasco/999/choices?cell=0,0",
-        f"/vasco/{trugo}/choices?cell=0,0",
-        f"/trugo/{vasco}/choices?cell=0,0",
-        f"/trugo/{vasco}/targets?from=0,0e",
-        f"/trugo/{vasco}/pieces",
-        "/trugo/999/targets?from=0,0e",
+        "/vasco/999/choices?at=0,0",
+        f"/vasco/{trugo}/choices?at=0,0",
+        f"/trugo/{vasco}/choices?at=0,0",
+        f"/trugo/{vasco}/destinations?from=0,0e",
+        f"/trugo/{vasco}/movable",
+        "/trugo/999/destinations?from=0,0e",
+        "/chess/1/movable",
     ):
         assert client.get(path).status_code == 404, path
     assert client.get(f"/vasco/{vasco}").status_code == 200  # the board page still answers
@@ -348,7 +352,7 @@ def test_the_buttons_template_posts_each_move_without_javascript() -> None:
         TEMPLATES.env.get_template("_move_buttons.html")
         .render(
             buttons=[
-                MoveButton("Offer komi", "komi", "name it", (-81, 81)),
+                MoveButton("Offer komi", "komi", "name it", (-81, 81), "Komi for White"),
                 MoveButton("Pass", "pass", "pass it"),
             ],
             game={"name": "vacu"},
@@ -359,8 +363,9 @@ def test_the_buttons_template_posts_each_move_without_javascript() -> None:
         .replace("\n", " ")
     )
     komi, plain = re.findall(r"<form .*?</form>", html)
-    assert 'action="/vacu/7/komi"' in komi and 'data-move="komi"' in komi
-    assert 'name="komi" min="-81" max="81"' in komi
+    assert 'action="/vacu/7/button"' in komi and 'data-move="komi"' in komi
+    assert '<input type="hidden" name="move" value="komi">' in komi
+    assert "Komi for White" in komi and 'name="value" min="-81" max="81"' in komi
     assert 'action="/vacu/7/move"' in plain
     assert '<input type="hidden" name="move" value="pass">' in plain
     for form in (komi, plain):
@@ -368,14 +373,15 @@ def test_the_buttons_template_posts_each_move_without_javascript() -> None:
     assert TEMPLATES.env.get_template("_move_buttons.html").render().strip() == ""
 
 
-# -- the komi form ------------------------------------------------------------
+# -- a button with a number (the komi) ------------------------------------------------------------
 
 
 def test_the_komi_form_plays_the_komi(server: Server, client: TestClient) -> None:
     board_id = new_board(server, "vacu", [])
     token = logged_in(client, "alice")
     response = client.post(
-        f"/vacu/{board_id}/komi", data={"csrf": token, "komi": "+6", "number": "1"}
+        f"/vacu/{board_id}/button",
+        data={"csrf": token, "move": "komi", "value": "+6", "number": "1"},
     )
     assert response.status_code == 200 and str(response.url).endswith(f"/vacu/{board_id}")
     assert "Played komi6." in unescape(response.text)
@@ -385,21 +391,31 @@ def test_the_komi_form_plays_the_komi(server: Server, client: TestClient) -> Non
 def test_the_komi_form_refuses_what_it_should(server: Server, client: TestClient) -> None:
     board_id = new_board(server, "vacu", [])
     trugo = new_board(server, "trugo", [])
-    url = f"/vacu/{board_id}/komi"
-    assert client.post(url, data={"komi": "6"}).status_code == 403  # no CSRF token
+    url = f"/vacu/{board_id}/button"
+    komi = {"move": "komi"}
+    assert client.post(url, data={**komi, "value": "6"}).status_code == 403  # no CSRF token
     token = csrf_of(client.get("/login").text)
-    assert client.post(url, data={"csrf": token, "komi": "6"}).status_code == 403  # logged out
+    logged_out = client.post(url, data={"csrf": token, **komi, "value": "6"})
+    assert logged_out.status_code == 403
     token = logged_in(client, "alice")
-    bad = client.post(url, data={"csrf": token, "komi": "six", "number": "1"})
-    assert "The komi is a whole number" in unescape(bad.text)
-    stale = client.post(url, data={"csrf": token, "komi": "6", "number": "3"})
+    bad = client.post(url, data={"csrf": token, **komi, "value": "six", "number": "1"})
+    assert "Komi for White is a whole number" in unescape(bad.text)
+    stale = client.post(url, data={"csrf": token, **komi, "value": "6", "number": "3"})
     assert "nothing was played" in unescape(stale.text)
-    far = client.post(url, data={"csrf": token, "komi": "82", "number": "1"})
+    far = client.post(url, data={"csrf": token, **komi, "value": "82", "number": "1"})
     assert "between -81 and 81" in unescape(far.text)
+    # Only a button the position offers: no colour choice before the komi,
+    # no komi on a Trugo board.
+    early = client.post(url, data={"csrf": token, "move": "black", "value": "1", "number": "1"})
+    assert "There is no 'black' to play on board" in unescape(early.text)
     assert state_of(server, board_id).moves == ()
-    assert client.post(f"/trugo/{trugo}/komi", data={"csrf": token, "komi": "6"}).status_code == 404
-    assert client.post("/vacu/999/komi", data={"csrf": token, "komi": "6"}).status_code == 404
+    trugo_url = f"/trugo/{trugo}/button"
+    none = client.post(trugo_url, data={"csrf": token, **komi, "value": "6", "number": "1"})
+    assert "There is no 'komi' to play" in unescape(none.text)
+    assert state_of(server, trugo).moves == ()
+    missing = client.post("/vacu/999/button", data={"csrf": token, **komi, "value": "6"})
+    assert missing.status_code == 404
     bob = TestClient(client.app)
     bob_token = logged_in(bob, "bob")
-    wrong = bob.post(url, data={"csrf": bob_token, "komi": "6", "number": "1"})
+    wrong = bob.post(url, data={"csrf": bob_token, **komi, "value": "6", "number": "1"})
     assert state_of(server, board_id).moves == () and wrong.status_code == 200

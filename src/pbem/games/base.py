@@ -76,6 +76,31 @@ class Result:
 
 
 @dataclass(frozen=True)
+class MoveButton:
+    """A move made by a button rather than a click on the board: its label,
+    the move text it writes, and a hint saying what it does. With `field`
+    (the least and greatest value) the player adds a whole number to
+    `move`: Vacu's komi step, `komi6`."""
+
+    label: str
+    move: str
+    hint: str
+    field: tuple[int, int] | None = None
+    field_label: str = ""  # what the number is ("Komi for White")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal move at a place, for a picker: the move's text, a short
+    label, a description for screen readers, and a small SVG picture."""
+
+    move: str
+    label: str
+    description: str
+    picture: str
+
+
+@dataclass(frozen=True)
 class MoveRecord:
     """One move of a record as played: who, the canonical text, and a note
     for people (auto tiles placed, a lost turn) that replay does not need."""
@@ -235,6 +260,35 @@ class State(ABC, Generic[MoveT]):
     def position(self) -> dict[str, Any]:
         """The game-specific part of the JSON form (documented per game)."""
 
+    # -- entering a move by clicking (the web page asks; games answer) --------
+    #
+    # The SVG board marks what a click may do: an element with `data-move`
+    # is that move; one with `data-choices` has choices at the place it
+    # names (`choices`); one with `data-place` is a place pieces stand on
+    # and move to (`movable`, `destinations`). Games without such things
+    # keep these defaults.
+
+    def move_buttons(self) -> list[MoveButton]:
+        """The legal moves of the player to move that are no click on the
+        board (a pass, Vacu's button and komi step)."""
+        return []
+
+    def choices(self, place: str) -> list[Choice]:
+        """The legal moves at a `data-choices` place, pictured (Vasco's
+        orientations, Trugo's rotations). MoveSyntaxError for a place that
+        cannot be read."""
+        raise MoveSyntaxError(place, f"{self.game.title} has no choices to make at a place")
+
+    def movable(self) -> list[str]:
+        """The `data-place` names whose piece the player to move can move."""
+        return []
+
+    def destinations(self, start: str) -> dict[str, list[str]]:
+        """Where the piece at place `start` can go: each destination's
+        `data-place` name and the move texts that end there (empty when it
+        cannot move). MoveSyntaxError for a name that cannot be read."""
+        raise MoveSyntaxError(start, f"{self.game.title} has no pieces that move")
+
     def side_text(self, player: int) -> str:
         """How boards name a player's side: 'Red (O)'."""
         side = self.game.sides[player]
@@ -280,6 +334,8 @@ class Game(ABC):
 
     name: ClassVar[str]
     title: ClassVar[str]
+    summary: ClassVar[str]  # the game in one sentence, for lists and cards
+    picture_moves: ClassVar[int] = 14  # how far into a game its sample picture is
     sides: ClassVar[tuple[Side, ...]]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     can_pass: ClassVar[bool] = False

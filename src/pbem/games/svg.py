@@ -32,3 +32,21 @@ def arc_to(centre: Point, start: Point, end: Point, radius: float) -> str:
     )
     sweep = 1 if cross > 0 else 0
     return f"A{num(radius)},{num(radius)} 0 0 {sweep} {pt(end)}"
+
+
+PICTURE = 64  # a picker's pictures, in pixels
+FADED = ' opacity="0.45"'  # what is around the piece a picture shows
+
+
+def picture(centre: Point, span: float, body: Iterable[str]) -> str:
+    """A small square picture of `span` units around `centre`, drawn at
+    PICTURE pixels on white; hidden from screen readers (its button says
+    it in words)."""
+    left, top = centre[0] - span / 2, centre[1] - span / 2
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{PICTURE}" height="{PICTURE}" '
+        f'viewBox="{num(left)} {num(top)} {num(span)} {num(span)}" aria-hidden="true" '
+        f'focusable="false">'
+        f'<rect x="{num(left)}" y="{num(top)}" width="{num(span)}" height="{num(span)}" '
+        f'fill="#fff"/>' + "".join(body) + "</svg>"
+    )

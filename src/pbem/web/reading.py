@@ -146,7 +146,7 @@ def sample_svg(game_name: str) -> str:
     game = get_game(game_name)
     state: State = game.new_state(game.parse_options())
     rng = random.Random(2008)
-    for _ in range({"vasco": 7, "trugo": 9}.get(game_name, 14)):
+    for _ in range(game.picture_moves):
         moves = state.legal_moves()
         if state.result is not None or not moves:
             break

@@ -12,7 +12,12 @@ class TrugoGame(Game):
 
     name = "trugo"
     title = "Trugo"
+    summary = (
+        "Hexagonal tiles grow a board; pieces on its junctions capture as in Go, then "
+        "the tiles come away."
+    )
     sides = (Side("White", "O", "white"), Side("Blue", "X", "blue"))
+    picture_moves = 9
     option_specs = (
         OptionSpec("size", 36, "tiles in the shared pool", minimum=1, maximum=1000),
         OptionSpec("pieces", 25, "pieces each player starts with", minimum=1, maximum=1000),

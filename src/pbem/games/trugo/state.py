@@ -18,7 +18,16 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from ..base import IllegalMove, MoveRecord, MoveSyntaxError, Options, Result, State
+from ..base import (
+    Choice,
+    IllegalMove,
+    MoveButton,
+    MoveRecord,
+    MoveSyntaxError,
+    Options,
+    Result,
+    State,
+)
 from .board import MOVE, ORIGIN, PASS, PASS_MOVE, PLACE, REMOVE, Board
 from .board import Move as RawMove
 from .end import SIDE_WORDS, passes_result, turn_result
@@ -403,3 +412,25 @@ class TrugoState(State[TrugoMove]):
         from .svg_board import render_svg
 
         return render_svg(self)
+
+    # Move entry by clicking (games/base.py): see entry.py.
+
+    def move_buttons(self) -> list[MoveButton]:
+        from .entry import buttons
+
+        return buttons(self)
+
+    def choices(self, place: str) -> list[Choice]:
+        from .entry import choices
+
+        return choices(self, place)
+
+    def movable(self) -> list[str]:
+        from .entry import movable
+
+        return movable(self)
+
+    def destinations(self, start: str) -> dict[str, list[str]]:
+        from .entry import destinations
+
+        return destinations(self, start)

@@ -265,7 +265,7 @@ def _position(number: int, cid: int) -> list[str]:
     title = f"position {number}: cell {where} — place a tile here: {by_number} ({by_cell})"
     font = RADIUS * (0.42 if number < 100 else 0.34)
     return [
-        f'<g class="position" data-position="{number}" data-cell="{where}">',
+        f'<g class="position" data-position="{number}" data-cell="{where}" data-choices="{where}">',
         f"<title>{escape(title)}</title>",
         f'<polygon points="{polygon(_corners(cid, 3))}" fill="{POSITION_FILL}" '
         f'stroke="{POSITION_EDGE}" stroke-width="1" stroke-dasharray="4 3"/>',
@@ -344,7 +344,10 @@ def _junction(state: TrugoState, vid: int) -> list[str]:
     tiles = board.count[vid]
     x, y = _at(vid)
     stack = board.stacks.get(vid, ())
-    attrs = f'data-junction="{name}" data-colour="{COLOUR_NAMES[colour]}" data-tiles="{tiles}"'
+    attrs = (
+        f'data-junction="{name}" data-place="{name}" data-colour="{COLOUR_NAMES[colour]}" '
+        f'data-tiles="{tiles}"'
+    )
     if tiles < 3:
         title = (
             f"{name} — partial {COLOUR_NAMES[colour]} junction ({tiles} of 3 tiles): "

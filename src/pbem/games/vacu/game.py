@@ -21,6 +21,7 @@ class VacuGame(Game):
 
     name = "vacu"
     title = "Vacu"
+    summary = "Go where surrounded groups flip or vanish; komi set by the players, and a button."
     sides = (Side("Black", "X", "black"), Side("White", "O", "white"))
     option_specs = (
         OptionSpec("size", 9, "points on each side of the board", minimum=5, maximum=25),
@@ -63,5 +64,6 @@ class ConvacuGame(VacuGame):
 
     name = "convacu"
     title = "Convacu"
+    summary = "Vacu on a board whose edges are goals: Black joins top and bottom, White the sides."
     rules_file = "vacu.md"  # one document covers both games
     connection = True

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from ..base import IllegalMove, MoveRecord, MoveSyntaxError, Options, Result, State
+from ..base import IllegalMove, MoveButton, MoveRecord, MoveSyntaxError, Options, Result, State
 from .board import BLACK, EMPTY, WHITE, Board
 from .notation import BUTTON, COLOUR, COLOUR_WORDS, COLUMNS, KOMI, PASS, STONE, STONE_LETTERS
 from .score import score
@@ -408,3 +408,9 @@ class VacuState(State[VacuMove]):
 
     def svg_board(self) -> str:
         return render_svg(self)
+
+    def move_buttons(self) -> list[MoveButton]:
+        """The komi step, the button and the pass, when legal (entry.py)."""
+        from .entry import buttons
+
+        return buttons(self)

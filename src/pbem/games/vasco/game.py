@@ -12,7 +12,12 @@ class VascoGame(Game):
 
     name = "vasco"
     title = "Vasco"
+    summary = (
+        "Triangular path tiles: close a loop of your colour to win; if the tiles run "
+        "out first, the longer path loses."
+    )
     sides = (Side("Red", "O", "red"), Side("Blue", "X", "blue"))
+    picture_moves = 7
     option_specs = (
         OptionSpec("size", 54, "tiles in the shared pool", minimum=1, maximum=1000),
         OptionSpec("strict", False, "an illegal placement is taken back and the turn is lost"),

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from ..base import IllegalMove, MoveRecord, MoveSyntaxError, Options, Result, State
+from ..base import Choice, IllegalMove, MoveRecord, MoveSyntaxError, Options, Result, State
 from .board import DISCONNECTED, MISFIT, NO_CONTACT, NOT_ORIGIN, OCCUPIED, POOL, Board
 from .end import loop_result, path_result, tiles_text
 from .geometry import (
@@ -295,3 +295,9 @@ class VascoState(State[VascoMove]):
         from .svg_board import render_svg
 
         return render_svg(self)
+
+    def choices(self, place: str) -> list[Choice]:
+        """The orientations legal at cell `place` (`col,row`), pictured."""
+        from .entry import choices
+
+        return choices(self, place)

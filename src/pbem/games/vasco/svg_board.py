@@ -249,8 +249,8 @@ def _candidate(number: int, cell: tuple[int, int], letters: str) -> list[str]:
     title = f"position {number}: cell {where} — playable as {', '.join(letters)}"
     font = SIDE * (0.3 if number < 100 else 0.24)
     return [
-        f'<g class="candidate" data-cell="{where}" data-position="{number}" '
-        f'data-orientations="{letters}">',
+        f'<g class="candidate" data-cell="{where}" data-choices="{where}" '
+        f'data-position="{number}" data-orientations="{letters}">',
         f"<title>{escape(title)}</title>",
         f'<polygon points="{polygon(_inset(cell_corners, 3))}" fill="{CANDIDATE_FILL}" '
         f'stroke="{CANDIDATE_EDGE}" stroke-width="1" stroke-dasharray="3 3"/>',
@@ -280,7 +280,7 @@ def _tile(
     fill = TILE_FILL if loop is None else LOOP_TINTS[loop]
     out = [
         f"<g class={quoteattr(' '.join(classes))} data-cell={quoteattr(where)} "
-        f'data-tile="{letter}" data-move="{letter}{where}">',
+        f'data-tile="{letter}" data-played="{letter}{where}">',
         f"<title>{escape(title)}</title>",
         f'<polygon points="{polygon(shapes.corners)}" fill="{fill}" stroke="{TILE_EDGE}" '
         f'stroke-width="0.8" stroke-linejoin="round"/>',

@@ -3,16 +3,19 @@
  * Only on the page of the player to move (#board[data-my-turn="true"]).
  * A click writes the move's text into #move-input and asks for a preview
  * (the #preview-button, an htmx POST); Send plays it. The text box works
- * alone without this script, and the targets below only help fill it:
+ * alone without this script, and the targets below only help fill it.
+ * The game's board drawing marks them, the same way in every game
+ * (games/base.py, "entering a move by clicking"):
  *
- * - Vasco: a candidate cell (g.candidate) shows its legal orientations,
- *   pictured, in #picker (GET /vasco/ID/choices?cell=C); a choice is the move.
- * - Trugo: Waxing, a position (g.position) shows its rotations the same way
- *   (/trugo/ID/choices); Waning, a removable tile (g.tile[data-move]) is the
- *   move. In both, a piece that can move (GET /trugo/ID/pieces) is selected
- *   by a click, its destinations (/trugo/ID/targets?from=J) light up, and a
- *   click on one is the move; a click elsewhere or Escape cancels.
- * - Vacu, Convacu: a playable point (g.point[data-move]) is the move.
+ * - an element with data-move is that move (a Vacu point, a removable
+ *   Trugo tile);
+ * - an element with data-choices shows the moves legal at that place,
+ *   pictured, in #picker (GET /GAME/ID/choices?at=PLACE; a Vasco cell's
+ *   orientations, a Trugo position's rotations); a choice is the move;
+ * - elements with data-place are where pieces stand: those whose piece can
+ *   move (GET /GAME/ID/movable) are selected by a click, their destinations
+ *   (GET /GAME/ID/destinations?from=PLACE) light up, and a click on one is
+ *   the move; a click elsewhere or Escape cancels.
  * - The move buttons (pass, button, komi, colour; _move_buttons.html) fill
  *   the box too instead of sending at once.
  *
@@ -31,8 +34,8 @@
     const input = document.getElementById("move-input");
     const picker = document.getElementById("picker");
     if (!svg || !input || !picker) return;
-    const game = board.dataset.game;
-    const base = "/" + encodeURIComponent(game) + "/" + encodeURIComponent(board.dataset.board);
+    const base = "/" + encodeURIComponent(board.dataset.game) + "/" +
+      encodeURIComponent(board.dataset.board);
     const page = { board: board, svg: svg, input: input, picker: picker, base: base };
 
     // Typing in the box makes any clicked choice stale.
@@ -40,9 +43,7 @@
       if (event.isTrusted) unselect(page);
     });
 
-    if (game === "vasco") setUpVasco(page);
-    else if (game === "trugo") setUpTrugo(page);
-    else if (game === "vacu" || game === "convacu") setUpVacu(page);
+    setUpBoard(page);
     setUpButtons(page);
   }
 
@@ -164,53 +165,21 @@
       });
   }
 
-  // -- Vasco -----------------------------------------------------------------
+  // -- the board's targets ---------------------------------------------------
 
-  function setUpVasco(page) {
-    page.svg.querySelectorAll("g.candidate[data-cell]").forEach(function (el) {
-      makeTarget(el, "cell-target");
+  function setUpBoard(page) {
+    const places = new Map();
+    page.svg.querySelectorAll("[data-place]").forEach(function (el) {
+      places.set(el.dataset.place, el);
     });
-    listen(page, function (el, byKeyboard) {
-      if (!el.classList.contains("cell-target")) return;
-      const url = page.base + "/choices?cell=" + encodeURIComponent(el.dataset.cell);
-      select(page, el);
-      showChoices(page, url, el, byKeyboard);
+    page.svg.querySelectorAll("[data-choices]").forEach(function (el) {
+      makeTarget(el, "choices-target");
     });
-  }
-
-  // -- Vacu and Convacu ------------------------------------------------------
-
-  function setUpVacu(page) {
-    page.svg.querySelectorAll("g.point[data-move]").forEach(function (el) {
-      makeTarget(el, "point-target");
+    page.svg.querySelectorAll("[data-move]").forEach(function (el) {
+      makeTarget(el, "move-target");
     });
-    listen(page, function (el) {
-      if (!el.dataset.move) return;
-      note(page, "");
-      select(page, el);
-      setMove(page, el.dataset.move);
-    });
-  }
-
-  // -- Trugo -----------------------------------------------------------------
-
-  function setUpTrugo(page) {
-    const junctions = new Map();
-    page.svg.querySelectorAll("g.junction[data-junction]").forEach(function (el) {
-      junctions.set(el.dataset.junction, el);
-    });
-    const waxing = page.svg.dataset.phase === "waxing";
-    if (waxing) {
-      page.svg.querySelectorAll("g.position[data-cell]").forEach(function (el) {
-        makeTarget(el, "cell-target");
-      });
-    } else {
-      page.svg.querySelectorAll("g.tile[data-move]").forEach(function (el) {
-        makeTarget(el, "tile-target");
-      });
-    }
-    let source = null; // the selected piece's junction element
-    let moves = new Map(); // destination junction name -> the move texts ending there
+    let source = null; // the selected piece's place element
+    let moves = new Map(); // destination place name -> the move texts ending there
 
     function cancel() {
       if (!source) return;
@@ -219,7 +188,7 @@
       let written = false; // whether the box holds one of the cancelled moves
       moves.forEach(function (texts, name) {
         if (texts.indexOf(page.input.value) >= 0) written = true;
-        const el = junctions.get(name);
+        const el = places.get(name);
         if (el) {
           dropRing(el);
           unmakeTarget(el, "destination");
@@ -233,7 +202,7 @@
       unselect(page);
       moves = new Map();
       source = null;
-      asked++; // forget a targets request on its way
+      asked++; // forget a destinations request on its way
       note(page, "");
     }
 
@@ -247,29 +216,24 @@
       source = el;
       el.classList.add("source");
       addRing(el, "source-ring");
-      const from = el.dataset.junction;
+      const from = el.dataset.place;
       note(page, "Piece at " + from + ": click where it should go.");
-      ask(page.base + "/targets?from=" + encodeURIComponent(from))
+      ask(page.base + "/destinations?from=" + encodeURIComponent(from))
         .then(function (response) {
           if (!response) return null;
           if (!response.ok) throw new Error(String(response.status));
           return response.json();
         })
-        .then(function (texts) {
-          if (texts === null || source !== el) return;
-          moves = new Map();
-          texts.forEach(function (text) {
-            const to = destinationOf(text, from);
-            if (!moves.has(to)) moves.set(to, []);
-            moves.get(to).push(text);
-          });
+        .then(function (found) {
+          if (found === null || source !== el) return;
+          moves = new Map(Object.entries(found));
           if (!moves.size) {
             note(page, "The piece at " + from + " cannot move now.");
             return;
           }
           let first = null;
           moves.forEach(function (_, name) {
-            const target = junctions.get(name);
+            const target = places.get(name);
             if (!target) return;
             makeTarget(target, "destination");
             addRing(target, "destination-ring");
@@ -285,7 +249,7 @@
     }
 
     function chooseDestination(el) {
-      const texts = moves.get(el.dataset.junction) || [];
+      const texts = moves.get(el.dataset.place) || [];
       select(page, el);
       if (texts.length === 1) {
         note(page, "");
@@ -293,7 +257,7 @@
         return;
       }
       // Several moves end there: let the player pick one.
-      note(page, "Several moves end at " + el.dataset.junction + ": choose one.");
+      note(page, "Several moves end at " + el.dataset.place + ": choose one.");
       texts.forEach(function (text) {
         const button = document.createElement("button");
         button.type = "button";
@@ -315,12 +279,12 @@
         chooseDestination(el);
       } else if (el.classList.contains("movable")) {
         choosePiece(el, byKeyboard);
-      } else if (el.classList.contains("cell-target")) {
+      } else if (el.classList.contains("choices-target")) {
         cancel();
         select(page, el);
-        showChoices(page, page.base + "/choices?cell=" + encodeURIComponent(el.dataset.cell),
+        showChoices(page, page.base + "/choices?at=" + encodeURIComponent(el.dataset.choices),
           el, byKeyboard);
-      } else if (el.classList.contains("tile-target")) {
+      } else if (el.classList.contains("move-target")) {
         cancel();
         note(page, "");
         select(page, el);
@@ -334,14 +298,15 @@
       if (event.key === "Escape" && source) cancel();
     });
 
+    if (!places.size) return;
     // The pieces of the player to move that can go somewhere.
-    fetch(page.base + "/pieces", { headers: { Accept: "application/json" }, credentials: "same-origin" })
+    fetch(page.base + "/movable", { headers: { Accept: "application/json" }, credentials: "same-origin" })
       .then(function (response) {
         return response.ok ? response.json() : [];
       })
       .then(function (names) {
         names.forEach(function (name) {
-          const el = junctions.get(name);
+          const el = places.get(name);
           if (el) makeTarget(el, "movable");
         });
       })
@@ -350,15 +315,7 @@
       });
   }
 
-  /** The destination junction of a piece move `from-to` (canonical names
-   * end in e or w, so the first "-" after the start's name splits them). */
-  function destinationOf(text, from) {
-    if (text.indexOf(from + "-") === 0) return text.slice(from.length + 1);
-    const match = /^(.*?[ew])[-:](.+)$/i.exec(text);
-    return match ? match[2] : text;
-  }
-
-  /** A ring around a junction: easier to see and to hit than its dot. */
+  /** A ring around a place: easier to see and to hit than its dot. */
   function addRing(el, kind) {
     dropRing(el);
     const dots = el.querySelectorAll("circle");
