@@ -16,11 +16,11 @@ from sqlalchemy import func, select
 
 from pbem.server import Server
 from pbem.server.accounts import find_user
+from pbem.server.api_tokens import token_hash
 from pbem.server.recent import Recent
 from pbem.settings import Settings
 from pbem.store import ApiToken, Board, OutboxMessage, make_engine, session_factory, upgrade
 from pbem.web import create_app
-from pbem.web.account import token_hash
 from pbem.web.api import status_for
 from tests.server.test_commands import Clock
 

@@ -35,7 +35,7 @@ from ..store import (
     Vote,
 )
 from ..store.database import READING
-from ..store.positions import POSITIONS
+from ..store.positions import POSITIONS, drawn, svg_board
 from .recent import Recent
 
 KEPT_VIEWS = 2048  # boards per process
@@ -152,6 +152,18 @@ class BoardView:
         """The position now, or after the first `upto` moves."""
         moves = self.record if upto is None else self.record[: max(0, upto)]
         return POSITIONS.state(self.game, self.options, moves)
+
+    def svg(self, upto: int | None = None) -> str:
+        """The board drawn as SVG, now or after `upto` moves (drawn once per
+        position, for every door)."""
+        return svg_board(self.state(upto))
+
+    def example_move(self, upto: int | None = None) -> str:
+        """A legal move to show as an example (the move box's placeholder),
+        worked out once per position: listing the legal moves is the
+        dearest thing on a page. Empty when there is none."""
+        state = self.state(upto)
+        return drawn(state, "example move", lambda: first_legal_move(state))
 
     def parsed_options(self) -> Options:
         return POSITIONS.options(self.game, self.options)
@@ -274,3 +286,10 @@ def _read(
         votes=tuple(votes),
         moves=moves,
     )
+
+
+def first_legal_move(state: State[Any]) -> str:
+    if state.result is not None:
+        return ""
+    moves = state.legal_moves()
+    return state.move_text(moves[0]) if moves else ""

@@ -3,27 +3,20 @@
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from sqlalchemy import select
 
+from ..server import api_tokens
 from ..server.accounts import check_password, find_user
 from ..server.commands import MailPreference, Vacation
 from ..server.errors import CommandError
-from ..store import ApiToken
 from .actions import Outcome, act, act_on, flash, server_of
 from .session import PostedForm, check_csrf, current_userid, log_in, log_out
 from .templating import render
 
 router = APIRouter(include_in_schema=False)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @router.get("/signup", response_class=HTMLResponse)
@@ -121,15 +114,13 @@ def account_page(request: Request, userid: str, new_token: str | None = None) ->
             log_out(request)
             raise HTTPException(403, "That account no longer exists.")
         addresses = [a.address for a in user.addresses]
-        tokens = session.scalars(
-            select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.id)
-        ).all()
         details: dict[str, Any] = {
             "mail": user.mail_preference,
             "vacation": bool(user.vacation),
             "addresses": addresses,
-            "tokens": [(t.id, t.label, t.created_at, t.last_used_at) for t in tokens],
         }
+    tokens = api_tokens.tokens_of(server_of(request), userid)
+    details["tokens"] = [(t.id, t.label, t.created_at, t.last_used_at) for t in tokens]
     return render(request, "account.html", title="Your account", new_token=new_token, **details)
 
 
@@ -172,31 +163,16 @@ def change(request: Request, what: str, form: PostedForm) -> Response:
 def make_token(request: Request, userid: str, label: str) -> HTMLResponse:
     """A new API token, shown once, on the page this form answers with (never
     kept in the session cookie); only its hash is stored."""
-    token = "pbem_" + secrets.token_urlsafe(30)
-    server = server_of(request)
-    with server.sessions.begin() as session:
-        user = find_user(session, userid)
-        if user is None:
-            raise HTTPException(403, "That account no longer exists.")
-        session.add(
-            ApiToken(
-                user_id=user.id,
-                label=label[:100],
-                token_hash=token_hash(token),
-                created_at=server.clock(),
-            )
-        )
+    token = api_tokens.make_token(server_of(request), userid, label)
+    if token is None:
+        raise HTTPException(403, "That account no longer exists.")
     return account_page(request, userid, new_token=token)
 
 
 @router.post("/account/token/{token_id}/delete", dependencies=[Depends(check_csrf)])
 def delete_token(request: Request, token_id: int) -> RedirectResponse:
     userid = account_user(request)
-    with server_of(request).sessions.begin() as session:
-        user = find_user(session, userid)
-        token = session.get(ApiToken, token_id)
-        if token is None or user is None or token.user_id != user.id:
-            raise HTTPException(404, "You have no such token.")
-        session.delete(token)
+    if not api_tokens.revoke(server_of(request), userid, token_id):
+        raise HTTPException(404, "You have no such token.")
     flash(request, "The token is revoked.")
     return RedirectResponse("/account#tokens", status_code=303)

@@ -24,19 +24,17 @@ a command was refused. The status says what kind of refusal it was:
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy import select, update
 from starlette.routing import Match
 
 from ..games import GAMES, get_game
 from ..games.base import Game
-from ..server import Server, commands
+from ..server import Server, api_tokens, commands, listings
 from ..server.accounts import find_user
 from ..server.board_view import BoardView, Ending
 from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandError
@@ -45,10 +43,7 @@ from ..server.recent import Recent
 from ..server.standings import SECTION_SIZE, standing_sections
 from ..server.throttle import check_allowed, record_failure
 from ..server.view_commands import play_moves
-from ..store import ApiToken, User
-from ..store.positions import svg_board
-from . import found, reading
-from .account import token_hash
+from . import found
 from .actions import execute_as, run_as, server_of
 from .api_models import (
     Action,
@@ -89,7 +84,6 @@ bearer = HTTPBearer(
     description="An API token from your account page (/account): `Authorization: Bearer pbem_...`.",
 )
 # A token's last use is written at most this often (not a write per request).
-TOKEN_USE_NOTED_EVERY = timedelta(minutes=5)
 GET_TOKEN = (
     "make one on your account page (/account, 'API tokens') and send it as "
     "'Authorization: Bearer TOKEN'."
@@ -115,24 +109,11 @@ def token_user(
         check_allowed("", source)  # a token guesser is throttled like a password guesser
     except CommandError as error:
         raise HTTPException(429, error.message) from None
-    server = server_of(request)
-    with server.reads() as session:
-        found = session.execute(
-            select(ApiToken.id, ApiToken.last_used_at, User.userid)
-            .join(User, User.id == ApiToken.user_id)
-            .where(ApiToken.token_hash == token_hash(credentials.credentials))
-        ).first()
-    if found is None:
+    userid = api_tokens.token_owner(server_of(request), credentials.credentials)
+    if userid is None:
         record_failure("", source)
         raise unauthorized(f"That API token is not known (revoked, or mistyped): {GET_TOKEN}")
-    token_id, last_used, userid = found
-    now = server.clock()
-    if last_used is None or now - last_used >= TOKEN_USE_NOTED_EVERY:
-        with server.sessions.begin() as session:
-            session.execute(
-                update(ApiToken).where(ApiToken.id == token_id).values(last_used_at=now)
-            )
-    return str(userid)
+    return userid
 
 
 def required_user(userid: Annotated[str | None, Depends(token_user)]) -> str:
@@ -208,7 +189,7 @@ def game_info(game: Game) -> GameInfo:
     )
 
 
-def summary(line: reading.BoardLine) -> BoardSummary:
+def summary(line: listings.BoardLine) -> BoardSummary:
     return BoardSummary(
         id=line.id,
         game=line.game,
@@ -378,7 +359,7 @@ def player(request: Request, userid: str) -> PlayerInfo:
     """A player's ratings in each game and their boards: active, awaiting
     their move, and finished (the newest 200)."""
     with server_of(request).reads() as session:
-        user = reading.player_named(session, userid)
+        user = listings.player_named(session, userid)
         if user is None:
             raise HTTPException(404, f"There is no user '{userid[:40]}'.")
         ratings = [
@@ -392,10 +373,10 @@ def player(request: Request, userid: str) -> PlayerInfo:
                 limit=row.limit,
                 seeking=row.seeking,
             )
-            for _, row in sorted(reading.ratings_of(session, user).items())
+            for _, row in sorted(listings.ratings_of(session, user).items())
         ]
-        lines = reading.boards(session, None, "mine", user.userid)
-        awaiting = reading.boards(session, None, "awaiting", user.userid)
+        lines = listings.boards(session, None, "mine", user.userid)
+        awaiting = listings.boards(session, None, "awaiting", user.userid)
         return PlayerInfo(
             userid=user.userid,
             vacation=bool(user.vacation),
@@ -479,7 +460,7 @@ def boards(
     if show in ("mine", "awaiting") and userid is None:
         raise unauthorized(f"show={show} is about you, so it needs an API token: {GET_TOKEN}")
     with server_of(request).reads() as session:
-        lines = reading.boards(session, found.name, show, userid, limit=limit)
+        lines = listings.boards(session, found.name, show, userid, limit=limit)
     return BoardList(show=show, boards=[summary(line) for line in lines])
 
 
@@ -550,7 +531,7 @@ def board_svg(
 ) -> Response:
     """The board as an SVG image (now, or after move `at`)."""
     view = view_or_404(server_of(request), game_or_404(game), board_id)
-    return Response(svg_board(view.state(view.shown(at))), media_type="image/svg+xml")
+    return Response(view.svg(view.shown(at)), media_type="image/svg+xml")
 
 
 @router.post(

@@ -11,13 +11,11 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..games import get_game
-from ..games.base import State
-from ..server import commands
+from ..server import commands, listings
 from ..server.errors import CommandError
 from ..server.messages import Effect
 from ..server.view_commands import play_moves
-from ..store.positions import drawn, svg_board
-from . import move_entry, reading
+from . import move_entry
 from .actions import act_on, flash, play, server_of
 from .found import game_or_404, page_view
 from .session import PostedForm, check_csrf, current_userid
@@ -69,8 +67,8 @@ def board_view(request: Request, game_name: str, board_id: int, at: int | None =
         title=f"{game.title} board {board_id}",
         game=game,
         board_id=board_id,
-        line=reading.view_line(view),
-        svg=svg_markup(svg_board(state)),
+        line=listings.view_line(view),
+        svg=svg_markup(view.svg(shown)),
         status=state.status_line(),
         shown=shown,
         latest=latest,
@@ -81,23 +79,9 @@ def board_view(request: Request, game_name: str, board_id: int, at: int | None =
         proposals=view.proposal_sentences(),
         active=view.active,
         my_turn=my_turn,
-        example=example_move(state),
+        example=view.example_move(shown),
         buttons=move_entry.move_buttons(state) if my_turn else [],
     )
-
-
-def example_move(state: State) -> str:
-    """A legal move to show in the move box's placeholder (worked out once
-    per position: listing the legal moves is the dearest thing on a page)."""
-    return drawn(state, "example move", lambda: first_legal_move(state))
-
-
-def first_legal_move(state: State) -> str:
-    try:
-        moves = state.legal_moves()
-    except Exception:  # a finished game may have none to list
-        return ""
-    return state.move_text(moves[0]) if moves else ""
 
 
 @router.get("/{game_name}/{board_id}/poll")

@@ -7,8 +7,8 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from ..games import GAMES
+from ..server import listings
 from ..server.standings import SECTION_SIZE, SECTIONS, standing_sections
-from . import reading
 from .actions import act, flash, server_of
 from .found import game_or_404
 from .session import PostedForm, check_csrf, current_userid
@@ -22,9 +22,9 @@ def home(request: Request) -> HTMLResponse:
     server = server_of(request)
     userid = current_userid(request)
     with server.reads() as session:
-        recent = reading.boards(session, None, "active", userid, limit=12)
-        waiting = reading.boards(session, None, "awaiting", userid, limit=20) if userid else []
-    pictures = {name: svg_markup(reading.sample_svg(name)) for name in GAMES}
+        recent = listings.boards(session, None, "active", userid, limit=12)
+        waiting = listings.boards(session, None, "awaiting", userid, limit=20) if userid else []
+    pictures = {name: svg_markup(listings.sample_svg(name)) for name in GAMES}
     return render(
         request, "home.html", recent=recent, waiting=waiting, pictures=pictures, title="pbem"
     )
@@ -34,13 +34,13 @@ def home(request: Request) -> HTMLResponse:
 def player(request: Request, userid: str) -> HTMLResponse:
     server = server_of(request)
     with server.reads() as session:
-        user = reading.player_named(session, userid)
+        user = listings.player_named(session, userid)
         if user is None:
             raise HTTPException(404, f"No player is called {userid[:30]!r}.")
-        ratings = reading.ratings_of(session, user)
-        active = reading.boards(session, None, "mine", user.userid)
-        waiting = reading.boards(session, None, "awaiting", user.userid)
-        events = reading.rating_history(session, user)
+        ratings = listings.ratings_of(session, user)
+        active = listings.boards(session, None, "mine", user.userid)
+        waiting = listings.boards(session, None, "awaiting", user.userid)
+        events = listings.rating_history(session, user)
         name = user.userid
     return render(
         request,
@@ -86,11 +86,11 @@ def standings(
 @router.get("/{game_name}", response_class=HTMLResponse)
 def game_page(request: Request, game_name: str, show: str = "active") -> HTMLResponse:
     game = game_or_404(game_name)
-    if show not in reading.FILTERS:
+    if show not in listings.FILTERS:
         show = "active"
     server = server_of(request)
     with server.reads() as session:
-        lines = reading.boards(session, game.name, show, current_userid(request))
+        lines = listings.boards(session, game.name, show, current_userid(request))
     return render(
         request,
         "game.html",
@@ -98,7 +98,7 @@ def game_page(request: Request, game_name: str, show: str = "active") -> HTMLRes
         game=game,
         lines=lines,
         show=show,
-        filters=reading.FILTERS,
+        filters=listings.FILTERS,
         rules=rules_html(game.name),
     )
 

@@ -1,5 +1,6 @@
-"""What the pages show, read straight from the store (reading changes
-nothing; every change goes through the command layer)."""
+"""What the web's lists and player pages show: boards by game, player and
+status, a player's ratings and their history, and each game's sample
+picture. Reading changes nothing; every change goes through the commands."""
 
 from __future__ import annotations
 
@@ -13,10 +14,10 @@ from sqlalchemy.orm import Session, defer, lazyload, selectinload
 
 from ..games import GAMES, get_game
 from ..games.base import Options, State
-from ..server.board_mail import players_of
-from ..server.board_view import BoardView
 from ..store import Board, BoardPlayer, BoardStatus, Rating, RatingEvent, User
 from ..store.boards import options_of
+from .board_mail import players_of
+from .board_view import BoardView
 
 FILTERS = ("active", "finished", "mine", "awaiting")
 

@@ -1,0 +1,95 @@
+"""API tokens: a player makes one on the account page, a program sends it as
+`Authorization: Bearer TOKEN`, and the API acts for the token's owner. Only
+a token's hash is stored; the token itself is shown once, when made."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import select, update
+
+from ..store import ApiToken, User
+from .accounts import find_user
+from .service import Server
+
+USE_NOTED_EVERY = timedelta(minutes=5)  # how stale a token's "last used" may be
+
+
+@dataclass(frozen=True)
+class TokenInfo:
+    """A token as its owner's account page lists it (never the token)."""
+
+    id: int
+    label: str
+    created_at: datetime
+    last_used_at: datetime | None
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def make_token(server: Server, userid: str, label: str) -> str | None:
+    """A new token for the player, to show once; None when there is no such
+    account (deleted meanwhile)."""
+    token = "pbem_" + secrets.token_urlsafe(30)
+    with server.sessions.begin() as session:
+        user = find_user(session, userid)
+        if user is None:
+            return None
+        session.add(
+            ApiToken(
+                user_id=user.id,
+                label=label[:100],
+                token_hash=token_hash(token),
+                created_at=server.clock(),
+            )
+        )
+    return token
+
+
+def tokens_of(server: Server, userid: str) -> list[TokenInfo]:
+    """The player's tokens, oldest first."""
+    with server.reads() as session:
+        rows = session.execute(
+            select(ApiToken.id, ApiToken.label, ApiToken.created_at, ApiToken.last_used_at)
+            .join(User, User.id == ApiToken.user_id)
+            .where(User.userid_key == userid.lower())
+            .order_by(ApiToken.id)
+        ).all()
+    return [TokenInfo(*row) for row in rows]
+
+
+def revoke(server: Server, userid: str, token_id: int) -> bool:
+    """Revoke one of the player's tokens; False when they have no such token."""
+    with server.sessions.begin() as session:
+        user = find_user(session, userid)
+        token = session.get(ApiToken, token_id)
+        if token is None or user is None or token.user_id != user.id:
+            return False
+        session.delete(token)
+    return True
+
+
+def token_owner(server: Server, token: str) -> str | None:
+    """The userid whose token this is, or None; notes when it was last used
+    (at most every USE_NOTED_EVERY, so reading costs no write each time)."""
+    with server.reads() as session:
+        found = session.execute(
+            select(ApiToken.id, ApiToken.last_used_at, User.userid)
+            .join(User, User.id == ApiToken.user_id)
+            .where(ApiToken.token_hash == token_hash(token))
+        ).first()
+    if found is None:
+        return None
+    token_id, last_used, userid = found
+    now = server.clock()
+    if last_used is None or now - last_used >= USE_NOTED_EVERY:
+        with server.sessions.begin() as session:
+            session.execute(
+                update(ApiToken).where(ApiToken.id == token_id).values(last_used_at=now)
+            )
+    return str(userid)
