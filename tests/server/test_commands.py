@@ -720,7 +720,7 @@ def test_each_refusal_says_what_kind_it_is(server: Server, who: str, line: str, 
 def test_a_race_lost_outside_a_move_is_a_refusal_not_a_crash(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pbem.server import turns
+    from pbem.server import lifecycle
     from pbem.store.boards import StaleBoard
 
     challenge(server)
@@ -728,7 +728,7 @@ def test_a_race_lost_outside_a_move_is_a_refusal_not_a_crash(
     def raced(*args: object, **kwargs: object) -> None:
         raise StaleBoard(1, 0)
 
-    monkeypatch.setattr(turns, "finish_board", raced)
+    monkeypatch.setattr(lifecycle, "finish_board", raced)
     [error] = server.handle("bob@example.org", "vasco resign 1 bob pw-bob")
     assert error.error_kind == "conflict" and "Board 1 has moved on" in error.body
     assert board_row(server).status == "active"

@@ -36,9 +36,9 @@ from .context import (
 )
 from .errors import CONFLICT, FORBIDDEN, CommandError
 from .footers import stop_token
+from .lifecycle import end_by_resignation
 from .messages import Effect
 from .passwords import new_password_hash, password_changed
-from .turns import end_by_resignation
 
 MAIL_PREFERENCES = ("every", "digest", "none")
 

@@ -24,23 +24,22 @@ from .accounts import (
     main_address,
     user_named,
 )
-from .board_mail import players_of
+from .board_mail import players_of, send_board
 from .context import (
     Context,
     board_numbered,
     board_of,
     login,
     seat_of,
-    send_board,
     split_move_number,
     usage,
 )
 from .errors import CONFLICT, MALFORMED, CommandError
+from .lifecycle import active_state, after_move, clear_votes
 from .messages import Effect
 from .ratings import rating_row
 from .standings import active_boards
 from .subscriptions import new_board_news
-from .turns import active_state, after_move, clear_votes
 
 DEFAULT_NAG_DAYS = 7
 DEFAULT_FORFEIT_DAYS = 21

@@ -1,14 +1,25 @@
 """Board mails in pbmserv's form: the subject names the board and the player
 to move; the body has the heading, the status, the recent moves in columns,
-the text board drawn for the reader, the comment, and how to stop the mail."""
+the text board drawn for the reader, the comment, and how to stop the mail.
+`send_board` sends one to each player who wants it and each subscriber."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
 from ..games import get_game
 from ..games.base import State
-from ..store import Board
+from ..store import Board, Subscription, User
 from ..store.boards import options_of
 from ..store.positions import text_board
+from .accounts import main_address
+from .messages import BoardView as ShownBoard
+
+if TYPE_CHECKING:
+    from .context import Context
 
 RECENT_MOVES = 20  # the move list shows the last ones; `show` on the web has them all
 
@@ -96,3 +107,57 @@ def board_body(
         lines.append(f"Comment from {commenter}:")
         lines.extend(f"> {line}" for line in comment.strip().splitlines())
     return "\n".join(lines) + "\n"
+
+
+def subscribers(session: Session, board: Board) -> list[User]:
+    """Who follows the board without playing on it."""
+    return list(
+        session.scalars(
+            select(User)
+            .join(Subscription, Subscription.user_id == User.id)
+            .where(Subscription.board_id == board.id, Subscription.kind == "board")
+            .order_by(User.userid_key)
+        ).all()
+    )
+
+
+def send_board(
+    ctx: Context,
+    board: Board,
+    state: State,
+    *,
+    comment: str = "",
+    commenter: str = "",
+    opening: str = "",
+) -> None:
+    """The board mail to each player who wants every mail, to the board's
+    subscribers, and to the sender when they are neither."""
+    topic = subject(board, state, commented=bool(comment.strip()))
+    watchers = [u for u in subscribers(ctx.session, board) if u.mail_preference != "none"]
+    names = [u.userid for u in watchers]
+    sent: set[str] = set()
+    for player in board.players:
+        user = player.user
+        if user.mail_preference != "every":
+            continue
+        body = board_body(
+            board, state, player.seat, comment=comment, commenter=commenter, watchers=names
+        )
+        view = ShownBoard(board.id, board.version, player.seat)
+        ctx.reply.send(main_address(user), topic, opening + body, board=view)
+        sent.add(main_address(user).lower())
+    onlooker = ShownBoard(board.id, board.version)
+    copy = opening + board_body(
+        board, state, None, comment=comment, commenter=commenter, watchers=names
+    )  # the same for every subscriber
+    for user in watchers:
+        footer = (
+            f"You follow board {board.id}: '{board.game} unsubscribe {user.userid} PASSWORD "
+            f"{board.id}' stops these copies."
+        )
+        ctx.reply.send(main_address(user), topic, copy, footer=footer, board=onlooker)
+        sent.add(main_address(user).lower())
+    involved = {a.address_key for p in board.players for a in p.user.addresses}
+    if ctx.sender and ctx.sender.lower() not in sent | involved:
+        body = board_body(board, state, None, watchers=names)
+        ctx.reply.send(ctx.sender, topic, opening + body, board=onlooker)

@@ -16,7 +16,7 @@ from .accounts import main_address
 from .board_mail import players_of
 from .context import Context, login, seat_of
 from .errors import CONFLICT, CommandError
-from .turns import can_decline, end_by_resignation
+from .lifecycle import can_decline, end_by_resignation
 
 
 def open_challenges(ctx: Context, game: Game, user: User) -> list[tuple[Board, int]]:

@@ -1,20 +1,20 @@
-"""What every command works with, and the checks and mails they share."""
+"""What every command works with (the transaction, the sender, the time, the
+mails it will send), and the checks commands share: who is acting, which
+board, which seat, how many words. The board mails are in board_mail.py."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..games import get_game
-from ..games.base import Game, State
-from ..store import Board, Subscription, User
+from ..games.base import Game
+from ..store import Board, User
 from .accounts import authenticate, find_address, find_user, main_address
-from .board_mail import board_body, subject
 from .errors import FORBIDDEN, NOT_FOUND, CommandError
-from .messages import BoardView, Reply
+from .messages import Reply
 
 
 @dataclass
@@ -105,57 +105,3 @@ def split_move_number(word: str, form: str) -> tuple[str, int | None]:
 def sender_account(ctx: Context) -> User | None:
     address = find_address(ctx.session, ctx.sender)
     return None if address is None else address.user
-
-
-def subscribers(ctx: Context, board: Board) -> list[User]:
-    """Who follows the board without playing on it."""
-    return list(
-        ctx.session.scalars(
-            select(User)
-            .join(Subscription, Subscription.user_id == User.id)
-            .where(Subscription.board_id == board.id, Subscription.kind == "board")
-            .order_by(User.userid_key)
-        ).all()
-    )
-
-
-def send_board(
-    ctx: Context,
-    board: Board,
-    state: State,
-    *,
-    comment: str = "",
-    commenter: str = "",
-    opening: str = "",
-) -> None:
-    """The board mail to each player who wants every mail, to the board's
-    subscribers, and to the sender when they are neither."""
-    topic = subject(board, state, commented=bool(comment.strip()))
-    watchers = [u for u in subscribers(ctx, board) if u.mail_preference != "none"]
-    names = [u.userid for u in watchers]
-    sent: set[str] = set()
-    for player in board.players:
-        user = player.user
-        if user.mail_preference != "every":
-            continue
-        body = board_body(
-            board, state, player.seat, comment=comment, commenter=commenter, watchers=names
-        )
-        view = BoardView(board.id, board.version, player.seat)
-        ctx.reply.send(main_address(user), topic, opening + body, board=view)
-        sent.add(main_address(user).lower())
-    onlooker = BoardView(board.id, board.version)
-    copy = opening + board_body(
-        board, state, None, comment=comment, commenter=commenter, watchers=names
-    )  # the same for every subscriber
-    for user in watchers:
-        footer = (
-            f"You follow board {board.id}: '{board.game} unsubscribe {user.userid} PASSWORD "
-            f"{board.id}' stops these copies."
-        )
-        ctx.reply.send(main_address(user), topic, copy, footer=footer, board=onlooker)
-        sent.add(main_address(user).lower())
-    involved = {a.address_key for p in board.players for a in p.user.addresses}
-    if ctx.sender and ctx.sender.lower() not in sent | involved:
-        body = board_body(board, state, None, watchers=names)
-        ctx.reply.send(ctx.sender, topic, opening + body, board=onlooker)

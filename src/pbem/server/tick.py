@@ -35,9 +35,9 @@ from .accounts import main_address
 from .board_mail import players_of
 from .context import Context
 from .footers import with_footers
+from .lifecycle import can_decline, end_board, loss_of
 from .messages import Outgoing, Reply, queue_messages
 from .ratings import rate_finished_boards
-from .turns import can_decline, end_board, loss_of
 
 ARCHIVE_AFTER = timedelta(days=14)
 DIGEST_EVERY = timedelta(days=1)

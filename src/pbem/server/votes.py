@@ -16,12 +16,12 @@ from ..store import Board, Ending, User, Vote
 from ..store.boards import take_back
 from . import challenges, commands
 from .accounts import main_address
-from .board_mail import players_of
+from .board_mail import players_of, send_board
 from .commands import read_plain
-from .context import Context, board_of, login, seat_of, send_board, usage
+from .context import Context, board_of, login, seat_of, usage
 from .errors import CONFLICT, CommandError
+from .lifecycle import active_state, clear_votes, end_board
 from .messages import Effect
-from .turns import active_state, clear_votes, end_board
 
 WHAT = {"draw": "a draw", "undo": "taking back the last move"}
 
