@@ -128,3 +128,36 @@ def test_settings_are_commands_too(server: Server) -> None:
     assert sent.effects == (Effect.PREFERENCE_SET,)
     (refusal,) = server.execute(commands.Vacation(userid="bob", state="maybe"), as_user="bob")
     assert "on or off" in (refusal.error or "")
+
+
+def test_a_challenge_is_a_command_too(server: Server) -> None:
+    from pbem.server.board_commands import read_challenge
+    from tests.server.test_commands import signup
+
+    signup(server, "alice", "bob")
+    words = ["alice", "bob", "-size=12", "--nagtime=3", "--forfeittime=9"]
+    command = read_challenge(VASCO, words, "")
+    assert command == commands.Challenge(
+        game="vasco",
+        players=("alice", "bob"),
+        options=("-size=12",),
+        nag_days=3,
+        forfeit_days=9,
+    )
+    assert command.text() == "vasco challenge alice bob -size=12 --nagtime=3 --forfeittime=9"
+    sent = server.execute(command, as_user="alice")
+    assert sent.board == 1 and not any(message.error for message in sent)
+    with server.sessions() as session:
+        board = session.get_one(Board, 1)
+        assert (board.options["size"], board.nag_days, board.forfeit_days) == (12, 3, 9)
+    for bad, said in (
+        (commands.Challenge(game="vasco", players=("alice",)), "needs 2 players"),
+        (commands.Challenge(game="vasco", players=("alice", "bob"), nag_days=0), "1 to 365"),
+        (commands.Challenge(game="vasco", players=("alice", "carol")), "no user 'carol'"),
+        (
+            commands.Challenge(game="vasco", players=("alice", "bob"), options=("-size=0",)),
+            "size",
+        ),
+    ):
+        (refusal,) = server.execute(bad, as_user="alice")
+        assert said in (refusal.error or ""), refusal.error

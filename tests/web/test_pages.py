@@ -292,6 +292,14 @@ def test_a_challenge_from_the_game_page(server: Server, alice: TestClient, bob: 
     )
     assert str(refused.url).endswith("/vacu#challenge")
     assert any("nobody" in f for f in flashes(refused.text))
+    days = alice.post(
+        "/vacu/challenge",
+        data={"csrf": token, "first": "alice", "second": "bob", "nagtime": "soon"},
+    )
+    assert str(days.url).endswith("/vacu#challenge")
+    assert any("The nagtime is a number of days, like 7" in f for f in flashes(days.text))
+    with server.sessions() as session:
+        assert session.get(Board, 2) is None
 
 
 def test_a_stranger_cannot_challenge_from_the_web(

@@ -54,22 +54,24 @@ def game_help(ctx: Context, game: Game, words: list[str]) -> None:
 _DAYS = re.compile(r"--(nagtime|forfeittime|totaltime)=(\d{1,4})", re.IGNORECASE)
 
 
-def challenge(ctx: Context, game: Game, words: list[str]) -> None:
-    form = (
-        f"{game.name} challenge USER1 USER2 [-OPTION ...] [--nagtime=DAYS] "
-        "[--forfeittime=DAYS] [--totaltime=DAYS]"
-    )
+def challenge_words(ctx: Context, game: Game, words: list[str]) -> None:
+    """`GAME challenge USER1 USER2 [-OPTION ...] [--nagtime=DAYS] ...`."""
+    challenge(ctx, game, read_challenge(game, words, ctx.body))
+
+
+def read_challenge(game: Game, words: list[str], body: str) -> commands.Challenge:
     names = [word for word in words if not word.startswith("-")]
     if len(names) != game.players:
         raise CommandError(
-            f"{game.title} needs {game.players} players; write this command as: {form}"
+            f"{game.title} needs {game.players} players; write this command as: "
+            f"{challenge_form(game)}"
         )
     days: dict[str, int] = {}
     options = []
     for word in words:
         if word.startswith("--"):
             match = _DAYS.fullmatch(word)
-            if not match or not 1 <= int(match.group(2)) <= MAX_DAYS:
+            if not match:
                 raise CommandError(
                     f"Cannot read '{word[:40]}': timing is --nagtime=DAYS, --forfeittime=DAYS "
                     f"or --totaltime=DAYS, with 1 to {MAX_DAYS} days."
@@ -77,6 +79,45 @@ def challenge(ctx: Context, game: Game, words: list[str]) -> None:
             days[match.group(1).lower()] = int(match.group(2))
         elif word.startswith("-"):
             options.append(word)
+    return commands.Challenge(
+        game=game.name,
+        players=tuple(names),
+        options=tuple(options),
+        nag_days=days.get("nagtime"),
+        forfeit_days=days.get("forfeittime"),
+        total_days=days.get("totaltime"),
+        comment=body,
+    )
+
+
+def challenge_form(game: Game) -> str:
+    return (
+        f"{game.name} challenge USER1 USER2 [-OPTION ...] [--nagtime=DAYS] "
+        "[--forfeittime=DAYS] [--totaltime=DAYS]"
+    )
+
+
+def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
+    """Start a board between the named players (the first moves first)."""
+    form = challenge_form(game)
+    names = list(command.players)
+    if len(names) != game.players:
+        raise CommandError(
+            f"{game.title} needs {game.players} players; write this command as: {form}"
+        )
+    timing = {
+        "nagtime": command.nag_days,
+        "forfeittime": command.forfeit_days,
+        "totaltime": command.total_days,
+    }
+    days = {name: value for name, value in timing.items() if value is not None}
+    for name, value in days.items():
+        if not 1 <= value <= MAX_DAYS:
+            raise CommandError(
+                f"Cannot read '--{name}={value}': timing is --nagtime=DAYS, --forfeittime=DAYS "
+                f"or --totaltime=DAYS, with 1 to {MAX_DAYS} days."
+            )
+    options = list(command.options)
     users = [user_named(ctx.session, name) for name in names]
     for user in users:
         if user.signed_off:

@@ -142,7 +142,34 @@ class Vacation:
         return f"vacation {self.userid} PASSWORD {self.state}"
 
 
-Command = OnBoard | MailPreference | Vacation
+@dataclass(frozen=True, kw_only=True)
+class Challenge:
+    """Start a board between `players` (the first moves first), with the
+    game's `options` (`-size=12`) and its timing in days (None: the
+    server's default)."""
+
+    game: str
+    players: tuple[str, ...]
+    options: tuple[str, ...] = ()
+    nag_days: int | None = None
+    forfeit_days: int | None = None
+    total_days: int | None = None
+    comment: str = ""
+
+    def text(self) -> str:
+        timing = [
+            f"--{name}={days}"
+            for name, days in (
+                ("nagtime", self.nag_days),
+                ("forfeittime", self.forfeit_days),
+                ("totaltime", self.total_days),
+            )
+            if days is not None
+        ]
+        return " ".join([self.game, "challenge", *self.players, *self.options, *timing])
+
+
+Command = OnBoard | MailPreference | Vacation | Challenge
 
 VOTES: dict[str, type[OnBoard]] = {
     "resign": Resign,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..games import GAMES
 from . import account_commands, commands
-from .board_commands import execute_on_board
+from .board_commands import challenge, execute_on_board
 from .context import Context, game_named
 from .errors import CommandError
 from .registry import ACCOUNT_VERBS, ACCOUNT_WORDS, GAME_VERBS, GAME_WORDS
@@ -46,6 +46,8 @@ def execute(ctx: Context, command: commands.Command) -> None:
     """Run a command object (from the web, the API or a bot)."""
     if isinstance(command, commands.OnBoard):
         execute_on_board(ctx, game_named(command.game), command)
+    elif isinstance(command, commands.Challenge):
+        challenge(ctx, game_named(command.game), command)
     elif isinstance(command, commands.MailPreference):
         account_commands.mail_preference(ctx, command)
     else:

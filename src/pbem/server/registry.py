@@ -175,7 +175,7 @@ GAME_VERBS: tuple[GameVerb, ...] = (
         "challenge",
         ("challenge USER1 USER2 [-OPTION ...] [--nagtime=D] [--forfeittime=D] [--totaltime=D]",),
         "start a board; USER1 moves first",
-        run=board_commands.challenge,
+        run=board_commands.challenge_words,
     ),
     GameVerb(
         "move",

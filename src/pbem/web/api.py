@@ -480,14 +480,18 @@ def challenge(
     game declines by resigning before their first move. Both get the board
     mail. Returns the new board."""
     found = game_or_404(game)
-    words = [found.name, "challenge", sent.first, sent.second]
-    words += [option if option.startswith("-") else f"-{option}" for option in sent.options]
-    for name in ("nagtime", "forfeittime", "totaltime"):
-        days = getattr(sent, name)
-        if days is not None:
-            words.append(f"--{name}={days}")
+    command = commands.Challenge(
+        game=found.name,
+        players=(sent.first, sent.second),
+        options=tuple(
+            option if option.startswith("-") else f"-{option}" for option in sent.options
+        ),
+        nag_days=sent.nagtime,
+        forfeit_days=sent.forfeittime,
+        total_days=sent.totaltime,
+    )
     server = server_of(request)
-    messages = run(server, userid, " ".join(words))
+    messages = execute(server, userid, command)
     assert messages.board is not None  # a challenge that ran made its board
     return ActionResult(board=load_detail(server, found, messages.board), messages=mails(messages))
 

@@ -8,8 +8,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from ..games import GAMES
 from ..server import listings
+from ..server.commands import Challenge
 from ..server.standings import SECTION_SIZE, SECTIONS, standing_sections
-from .actions import act, flash, server_of
+from .actions import act_on, flash, server_of
 from .found import game_or_404
 from .session import PostedForm, check_csrf, current_userid
 from .templating import render, rules_html, svg_markup
@@ -112,13 +113,24 @@ def challenge(request: Request, game_name: str, form: PostedForm) -> RedirectRes
     if current_userid(request) is None:
         flash(request, "Log in to challenge: a challenge comes from a player.", "error")
         return RedirectResponse(f"/login?next=/{game.name}%23challenge", status_code=303)
-    words = [game.name, "challenge", str(form.get("first", "")), str(form.get("second", ""))]
-    words += str(form.get("options", "")).split()
+    days: dict[str, int | None] = {}
     for name in ("nagtime", "forfeittime", "totaltime"):
         value = str(form.get(name, "")).strip()
-        if value:
-            words.append(f"--{name}={value}")
-    outcome = act(request, " ".join(words))
+        if value and not (value.isdigit() and len(value) <= 4):
+            flash(request, f"The {name} is a number of days, like 7: not '{value[:10]}'.", "error")
+            return RedirectResponse(f"/{game.name}#challenge", status_code=303)
+        days[name] = int(value) if value else None
+    players = (str(form.get("first", "")).strip(), str(form.get("second", "")).strip())
+    options = str(form.get("options", "")).split()
+    command = Challenge(
+        game=game.name,
+        players=tuple(name for name in players if name),
+        options=tuple(word if word.startswith("-") else f"-{word}" for word in options),
+        nag_days=days["nagtime"],
+        forfeit_days=days["forfeittime"],
+        total_days=days["totaltime"],
+    )
+    outcome = act_on(request, command)
     if not outcome.ok:
         flash(request, outcome.error or "", "error")
         return RedirectResponse(f"/{game.name}#challenge", status_code=303)
