@@ -25,7 +25,7 @@ from pbem.mail.compose import BOARD_WIDTH, board_png, compose
 from pbem.server import Server
 from pbem.server.footers import stop_token
 from pbem.settings import Settings
-from pbem.store import MoveRow, OutboxMessage, User, make_engine, session_factory, upgrade
+from pbem.store import Board, MoveRow, OutboxMessage, User, make_engine, session_factory, upgrade
 
 SETTINGS = Settings(address="pbem@example.net", web_url="https://pbem.example.net/")
 COMMENT = "Schön gespielt — 日本"
@@ -252,11 +252,14 @@ def test_no_link_without_a_web_url(server: Server) -> None:
 
 
 def test_auto_moves_are_marked_in_the_move_table(server: Server) -> None:
-    with server.sessions() as session:
+    with server.sessions.begin() as session:  # as if the move had been an auto move
         row = the_row(outbox(session), "alice@example.org", "Vasco Board 1 bob")
         move = session.scalar(select(MoveRow).where(MoveRow.board_id == row.board_id))
         assert move is not None
         move.auto = True
+        session.get_one(Board, row.board_id).revision += 1  # (every change moves it on)
+    with server.sessions() as session:
+        row = the_row(outbox(session), "alice@example.org", "Vasco Board 1 bob")
         message = reparsed(compose(session, row, SETTINGS))
     _, html_part, _ = parts_of(message)
     assert "(auto)" in html_part.get_content()
@@ -299,15 +302,18 @@ def test_a_board_that_moved_back_or_is_gone_gets_the_text_only(server: Server, c
     """After an undo the record no longer has the move the mail shows, or
     another move in its place: no picture of another position. A deleted
     board: no picture at all."""
+    if change == "played again":  # (as an undo and the move again, a second later)
+        with server.sessions.begin() as session:
+            row = the_row(outbox(session), "alice@example.org", "Vasco Board 1 bob")
+            move = session.scalar(select(MoveRow).where(MoveRow.board_id == row.board_id))
+            assert move is not None
+            move.played_at = row.created_at + timedelta(seconds=1)
+            session.get_one(Board, row.board_id).revision += 2
     with server.sessions() as session:
         row = the_row(outbox(session), "alice@example.org", "Vasco Board 1 bob")
         if change == "taken back":
             row.board_version = 2
-        elif change == "played again":
-            move = session.scalar(select(MoveRow).where(MoveRow.board_id == row.board_id))
-            assert move is not None
-            move.played_at = row.created_at + timedelta(seconds=1)
-        else:
+        elif change == "gone":
             row.board_id = 999
         message = compose(session, row, SETTINGS)
     assert message.get_content_type() == "text/plain"

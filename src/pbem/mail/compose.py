@@ -21,15 +21,16 @@ from email.utils import format_datetime
 from functools import lru_cache
 from urllib.parse import quote
 
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from ..games import get_game
 from ..games.base import Options
 from ..server.accounts import find_address
+from ..server.board_view import BoardView, BoardViews, PlayedMove
 from ..server.footers import stop_token
 from ..settings import Settings
-from ..store import Board, MoveRow, OutboxMessage
-from ..store.boards import options_of
+from ..store import OutboxMessage
 from ..store.positions import POSITIONS, svg_board
 
 logger = logging.getLogger("pbem.mail.compose")
@@ -120,12 +121,27 @@ def _list_unsubscribe(session: Session, row: OutboxMessage, settings: Settings) 
     return f"<mailto:{quote(settings.address, safe='@')}?subject={command}>"
 
 
+_VIEWS: list[BoardViews] = []  # the board views delivery reads (one database)
+
+
+def views_of(session: Session) -> BoardViews:
+    """The board views of the session's database: the same read model as
+    the pages and the API (kept for the last database asked about; a
+    process delivers for one)."""
+    engine = session.get_bind()
+    assert isinstance(engine, Engine)
+    if not _VIEWS or _VIEWS[0].engine is not engine:
+        _VIEWS[:] = [BoardViews(engine, size=64)]
+    return _VIEWS[0]
+
+
 def _board_html(session: Session, row: OutboxMessage, settings: Settings) -> tuple[str, bytes, str]:
     """The HTML part of a board mail, its PNG and the PNG's Content-ID (bare).
 
     Raises when the board is gone or cannot be drawn; the caller then sends
     the text alone."""
-    board = session.get(Board, row.board_id)
+    assert row.board_id is not None
+    board = views_of(session).get(row.board_id)
     if board is None:
         raise LookupError("the board is not in the database")
     version = board.version if row.board_version is None else row.board_version
@@ -137,7 +153,7 @@ def _board_html(session: Session, row: OutboxMessage, settings: Settings) -> tup
         raise LookupError(f"the board has {len(board.moves)} moves, the mail shows {version}")
     if moves and moves[-1].played_at > row.created_at:
         raise LookupError(f"move {version} was taken back and played again since")
-    png = board_png(board.game, options_of(board), tuple(move.text for move in moves))
+    png = board_png(board.game, board.parsed_options(), tuple(move.text for move in moves))
     width, height = png_size(png)
     digest = hashlib.sha256((row.message_id or str(row.id)).encode()).hexdigest()[:16]
     cid = f"board{board.id}.{version}.{digest}@{settings.domain}"
@@ -170,11 +186,11 @@ def _board_html(session: Session, row: OutboxMessage, settings: Settings) -> tup
     return "\n".join(parts), png, cid
 
 
-def _move_table(board: Board, moves: list[MoveRow]) -> str:
+def _move_table(board: BoardView, moves: list[PlayedMove]) -> str:
     """The moves as a table: number, player, move (its note), (auto)."""
     if not moves:
         return '<p style="margin:0 0 12px">No moves yet.</p>'
-    names = {player.seat: player.user.userid for player in board.players}
+    names = dict(enumerate(board.players))
     cell = 'style="padding:2px 12px 2px 0;text-align:left;vertical-align:top"'
     rows = [
         '<table style="border-collapse:collapse;margin:0 0 12px;font-size:14px">',

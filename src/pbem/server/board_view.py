@@ -208,6 +208,7 @@ class BoardViews:
     may drop them at any time (the database is the truth)."""
 
     def __init__(self, engine: Engine, size: int = KEPT_VIEWS) -> None:
+        self.engine = engine  # the database it reads, as given
         if engine.dialect.name == "postgresql":
             engine = engine.execution_options(isolation_level="REPEATABLE READ")
         self._engine = engine.execution_options(**{READING: True})  # SQLite: no write lock
