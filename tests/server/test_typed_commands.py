@@ -161,3 +161,21 @@ def test_a_challenge_is_a_command_too(server: Server) -> None:
     ):
         (refusal,) = server.execute(bad, as_user="alice")
         assert said in (refusal.error or ""), refusal.error
+
+
+def test_a_change_always_needs_the_current_password(server: Server) -> None:
+    challenge(server)
+    change = commands.Change(what="password", userid="bob", new="brand-new")
+    (refusal,) = server.execute(change, as_user="bob")  # the session is not enough
+    assert refusal.error_kind == FORBIDDEN
+    assert "brand-new" not in change.text() and change.text().endswith("PASSWORD NEWPASSWORD")
+    proven = commands.Change(what="password", userid="bob", password="pw-bob", new="brand-new")
+    assert not any(message.error for message in server.execute(proven, as_user="bob"))
+    login = commands.Move(game="vasco", board=1, userid="bob", password="pw-bob", move="a0,0")
+    (refusal,) = server.execute(login, as_user=None)
+    assert refusal.error_kind == FORBIDDEN  # the old password is gone
+    moved = commands.Change(what="address", userid="bob", password="brand-new", new="b@new.example")
+    sent = server.execute(moved, as_user="bob")
+    assert {to for message in sent for to in message.to} == {"bob@example.org", "b@new.example"}
+    (refusal,) = server.execute(commands.Change(what="name", userid="bob", new="x"), as_user="bob")
+    assert "change password USERID PASSWORD NEWPASSWORD" in (refusal.error or "")

@@ -129,17 +129,27 @@ def add_address(ctx: Context, words: list[str]) -> None:
     )
 
 
-def change(ctx: Context, words: list[str]) -> None:
-    form = (
-        "change password USERID PASSWORD NEWPASSWORD, or change address USERID PASSWORD NEWADDRESS"
-    )
-    if not words or words[0].lower() not in ("password", "address"):
-        raise CommandError(f"Write this command as: {form}")
-    usage(form, words, 4)
-    user = authenticate(ctx.session, words[1], words[2], ctx.sender)
-    if words[0].lower() == "password":
+CHANGE_FORM = (
+    "change password USERID PASSWORD NEWPASSWORD, or change address USERID PASSWORD NEWADDRESS"
+)
+
+
+def change_words(ctx: Context, words: list[str]) -> None:
+    usage(CHANGE_FORM, words, 4)
+    command = commands.Change(what=words[0], userid=words[1], password=words[2], new=words[3])
+    change(ctx, command)
+
+
+def change(ctx: Context, command: commands.Change) -> None:
+    """A new password, or a new main address; both ask for the current
+    password (the web's session is not enough)."""
+    what = command.what.lower()
+    if what not in ("password", "address"):
+        raise CommandError(f"Write this command as: {CHANGE_FORM}")
+    user = authenticate(ctx.session, command.userid, command.password or "", ctx.sender)
+    if what == "password":
         old_hash = user.password_hash
-        user.password_hash = new_password_hash(check_password(words[3]))
+        user.password_hash = new_password_hash(check_password(command.new))
         user.session_generation += 1  # every web session logged in with the old one ends
         password_changed(old_hash)
         ctx.reply.send(
@@ -148,7 +158,7 @@ def change(ctx: Context, words: list[str]) -> None:
             f"The password of {user.userid} is changed.\n",
         )
         return
-    address = check_address(words[3])
+    address = check_address(command.new)
     owner = find_address(ctx.session, address)
     if owner is not None and owner.user_id != user.id:
         raise CommandError(

@@ -169,7 +169,23 @@ class Challenge:
         return " ".join([self.game, "challenge", *self.players, *self.options, *timing])
 
 
-Command = OnBoard | MailPreference | Vacation | Challenge
+@dataclass(frozen=True, kw_only=True)
+class Change:
+    """A new password or main address (`what`: password or address). The
+    current password is always needed, whoever vouches for the player."""
+
+    what: str
+    userid: str
+    password: str | None = None
+    new: str
+    comment: str = ""
+
+    def text(self) -> str:
+        new = "NEWPASSWORD" if self.what.lower() == "password" else self.new
+        return f"change {self.what} {self.userid} PASSWORD {new}"
+
+
+Command = OnBoard | MailPreference | Vacation | Challenge | Change
 
 VOTES: dict[str, type[OnBoard]] = {
     "resign": Resign,

@@ -48,6 +48,8 @@ def execute(ctx: Context, command: commands.Command) -> None:
         execute_on_board(ctx, game_named(command.game), command)
     elif isinstance(command, commands.Challenge):
         challenge(ctx, game_named(command.game), command)
+    elif isinstance(command, commands.Change):
+        account_commands.change(ctx, command)
     elif isinstance(command, commands.MailPreference):
         account_commands.mail_preference(ctx, command)
     else:

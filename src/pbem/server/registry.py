@@ -109,7 +109,7 @@ ACCOUNT_VERBS: tuple[AccountVerb, ...] = (
             "change address USERID PASSWORD NEWADDRESS",
         ),
         "a new password, or where your mail goes",
-        run=account_commands.change,
+        run=account_commands.change_words,
     ),
     AccountVerb("list", ("list",), "the players", run=account_commands.list_users),
     AccountVerb(

@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..server import api_tokens
 from ..server.accounts import check_password, find_user
-from ..server.commands import MailPreference, Vacation
+from ..server.commands import Change, MailPreference, Vacation
 from ..server.errors import CommandError
 from .actions import Outcome, act, act_on, flash, server_of
 from .session import PostedForm, check_csrf, current_userid, log_in, log_out
@@ -128,11 +128,13 @@ def account_form(request: Request, userid: str, what: str, value: dict[str, str]
     """Run what one form of the account page stands for. A new password or
     address needs the current password, as by mail; the rest the session
     vouches for."""
-    current = value.get("current") or "-"
+    current = value.get("current") or None
     if what == "password":
-        return act(request, f"change password {userid} {current} {value.get('new', '')}")
+        new = value.get("new", "")
+        return act_on(request, Change(what="password", userid=userid, password=current, new=new))
     if what == "addresses":
-        return act(request, f"change address {userid} {current} {value.get('addresses', '')}")
+        new = value.get("addresses", "")
+        return act_on(request, Change(what="address", userid=userid, password=current, new=new))
     if what == "mail":
         return act_on(
             request, MailPreference(userid=userid, preference=value.get("preference", ""))
