@@ -100,6 +100,18 @@ class Choice:
     picture: str
 
 
+_CELL_PLACE = re.compile(r"\s*([+-]?\d{1,9})\s*,\s*([+-]?\d{1,9})\s*")
+
+
+def read_cell(place: str) -> tuple[int, int]:
+    """A `data-choices` place written col,row (Vasco's and Trugo's cells);
+    MoveSyntaxError for anything else."""
+    match = _CELL_PLACE.fullmatch(place)
+    if not match:
+        raise MoveSyntaxError(place, "a cell is written col,row, like 1,-2")
+    return int(match.group(1)), int(match.group(2))
+
+
 @dataclass(frozen=True)
 class MoveRecord:
     """One move of a record as played: who, the canonical text, and a note

@@ -60,12 +60,8 @@ def challenge_words(ctx: Context, game: Game, words: list[str]) -> None:
 
 
 def read_challenge(game: Game, words: list[str], body: str) -> commands.Challenge:
+    """The words of a challenge as its command (`challenge` checks it)."""
     names = [word for word in words if not word.startswith("-")]
-    if len(names) != game.players:
-        raise CommandError(
-            f"{game.title} needs {game.players} players; write this command as: "
-            f"{challenge_form(game)}"
-        )
     days: dict[str, int] = {}
     options = []
     for word in words:
@@ -307,7 +303,7 @@ def pass_turn(ctx: Context, game: Game, command: commands.Pass) -> None:
     play(ctx, game, as_move(command, "pass"))
 
 
-def as_move(command: commands.Pass | commands.Swap, text: str) -> commands.Move:
+def as_move(command: commands.Guarded, text: str) -> commands.Move:
     return commands.Move(
         game=command.game,
         board=command.board,

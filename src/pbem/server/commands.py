@@ -50,21 +50,23 @@ class Move(OnBoard):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Pass(OnBoard):
+class Guarded(OnBoard):
+    """A move with a fixed text (pass, swap), guarded by `#N` like any move."""
+
     number: int | None = None
-    verb = "pass"
 
     def tail(self) -> str:
         return "" if self.number is None else f"#{self.number}"
 
 
 @dataclass(frozen=True, kw_only=True)
-class Swap(OnBoard):
-    number: int | None = None
-    verb = "swap"
+class Pass(Guarded):
+    verb = "pass"
 
-    def tail(self) -> str:
-        return "" if self.number is None else f"#{self.number}"
+
+@dataclass(frozen=True, kw_only=True)
+class Swap(Guarded):
+    verb = "swap"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -227,7 +229,7 @@ def read_move(game: Game, words: list[str], body: str) -> OnBoard:
     )
 
 
-def read_guarded(kind: type[Pass | Swap], game: Game, words: list[str], body: str) -> Pass | Swap:
+def read_guarded(kind: type[Guarded], game: Game, words: list[str], body: str) -> Guarded:
     """`pass|swap BOARD USERID PASSWORD[#N]`."""
     form = f"{game.name} {kind.verb} BOARD USERID PASSWORD[#N]"
     usage(form, words, 3)

@@ -125,7 +125,7 @@ class Server:
             by_mail=by_mail,
         )
 
-    def execute(self, command: Command, *, as_user: str | None, sender: str = "") -> Sent:
+    def execute(self, command: Command, *, as_user: str | None) -> Sent:
         """Run a command object for `as_user`, the player the door vouches
         for (the web's logged-in player, an API token's owner; None: the
         command's own password must prove it). A refusal is returned (its
@@ -133,7 +133,7 @@ class Server:
         it did, and `effects` what changed."""
         trusted = None if as_user is None else as_user.lower()
         return self._one(
-            sender,
+            "",
             command.text(),
             command.comment,
             None,

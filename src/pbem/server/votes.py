@@ -8,6 +8,8 @@ every open proposal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlalchemy import select
 
 from ..games import get_game
@@ -50,21 +52,30 @@ def vote(ctx: Context, game: Game, command: commands.OnBoard, kind: str) -> None
 def accept_words(ctx: Context, game: Game, words: list[str]) -> None:
     """`accept BOARD USERID PASSWORD` votes for the board's proposals;
     `accept USERID PASSWORD` accepts every open challenge."""
-    usage(f"{game.name} accept [BOARD] USERID PASSWORD", words, 2, 3)
-    if len(words) == 2:
-        challenges.accept_all(ctx, game, words)
-    else:
-        accept(ctx, game, read_plain(commands.Accept, game, words, ctx.body))
+    on_board_or_challenges(ctx, game, words, commands.Accept, accept, challenges.accept_all)
 
 
 def reject_words(ctx: Context, game: Game, words: list[str]) -> None:
     """`reject BOARD USERID PASSWORD` ends the board's proposals;
     `reject USERID PASSWORD` declines every open challenge."""
-    usage(f"{game.name} reject [BOARD] USERID PASSWORD", words, 2, 3)
+    on_board_or_challenges(ctx, game, words, commands.Reject, reject, challenges.reject_all)
+
+
+def on_board_or_challenges(
+    ctx: Context,
+    game: Game,
+    words: list[str],
+    kind: type[commands.Accept | commands.Reject],
+    on_board: Callable[[Context, Game, commands.OnBoard], None],
+    all_challenges: Callable[[Context, Game, list[str]], None],
+) -> None:
+    """`VERB BOARD USERID PASSWORD` runs `on_board`; `VERB USERID PASSWORD`
+    (pbmserv's answer to every open challenge) runs `all_challenges`."""
+    usage(f"{game.name} {kind.verb} [BOARD] USERID PASSWORD", words, 2, 3)
     if len(words) == 2:
-        challenges.reject_all(ctx, game, words)
+        all_challenges(ctx, game, words)
     else:
-        reject(ctx, game, read_plain(commands.Reject, game, words, ctx.body))
+        on_board(ctx, game, read_plain(kind, game, words, ctx.body))
 
 
 def accept(ctx: Context, game: Game, command: commands.OnBoard) -> None:

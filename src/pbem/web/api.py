@@ -630,7 +630,7 @@ def act(
     name, comment = found.name, sent.comment
     command: commands.OnBoard
     if action in (Action.swap, Action.pass_):
-        guarded = commands.Swap if action is Action.swap else commands.Pass
+        guarded: type[commands.Guarded] = commands.Swap if action is Action.swap else commands.Pass
         command = guarded(
             game=name, board=board_id, userid=userid, comment=comment, number=sent.number
         )

@@ -9,14 +9,16 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..base import Choice, MoveButton, MoveSyntaxError
+from ..base import Choice, MoveButton, MoveSyntaxError, read_cell
 from ..svg import FADED, Point, picture, polygon
 from . import svg_board as drawing
 from .board import MOVE, PASS, PLACE
 from .geometry import (
+    CELL_PATTERN,
     CORNER_DELTAS,
     CORNER_NAMES,
     CORNER_OFFSETS,
+    CORNER_PATTERN,
     ROTATIONS,
     SIDE_DELTAS,
     cell_id,
@@ -29,15 +31,7 @@ from .geometry import (
 if TYPE_CHECKING:
     from .state import TrugoMove, TrugoState
 
-_CELL = re.compile(r"\s*([+-]?\d{1,9})\s*,\s*([+-]?\d{1,9})\s*")
-_JUNCTION = re.compile(r"\s*([+-]?\d{1,9}),([+-]?\d{1,9})(ne|nw|se|sw|e|w)\s*", re.IGNORECASE)
-
-
-def parse_cell(text: str) -> tuple[int, int]:
-    match = _CELL.fullmatch(text)
-    if not match:
-        raise MoveSyntaxError(text, "a cell is written col,row, like 1,-2")
-    return int(match.group(1)), int(match.group(2))
+_JUNCTION = re.compile(rf"\s*{CELL_PATTERN}{CORNER_PATTERN}\s*", re.IGNORECASE)
 
 
 def parse_junction(text: str) -> int:
@@ -64,7 +58,7 @@ def buttons(state: TrugoState) -> list[MoveButton]:
 
 def choices(state: TrugoState, place: str) -> list[Choice]:
     """The rotations legal at cell `place`, pictured."""
-    cell = parse_cell(place)
+    cell = read_cell(place)
     return [
         choice(state, move)
         for move in state.legal_moves()

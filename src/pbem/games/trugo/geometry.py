@@ -30,6 +30,9 @@ COLOUR_NAMES = ("white", "blue")
 # Corners counter-clockwise from the east (as seen on the page): (dx, dy).
 CORNER_NAMES = ("e", "ne", "nw", "w", "sw", "se")
 CORNER_OFFSETS = ((2, 0), (1, -1), (-1, -1), (-2, 0), (-1, 1), (1, 1))
+# How the notation writes a cell (`1,-2`) and a corner (`ne`): regex groups.
+CELL_PATTERN = r"([+-]?\d{1,9}),([+-]?\d{1,9})"
+CORNER_PATTERN = "(" + "|".join(sorted(CORNER_NAMES, key=len, reverse=True)) + ")"
 # Side k lies between corners k and k + 1; the cell across it is this far away.
 SIDE_OFFSETS = ((3, -1), (0, -2), (-3, -1), (-3, 1), (0, 2), (3, 1))
 

@@ -32,8 +32,10 @@ from .board import MOVE, ORIGIN, PASS, PASS_MOVE, PLACE, REMOVE, Board
 from .board import Move as RawMove
 from .end import SIDE_WORDS, passes_result, turn_result
 from .geometry import (
+    CELL_PATTERN,
     CORNER_DELTAS,
     CORNER_NAMES,
+    CORNER_PATTERN,
     ROTATIONS,
     cell_id,
     cell_of,
@@ -52,9 +54,8 @@ MOVE_FORM = (
     "cell (x2,0); a piece move, two junctions joined by '-' (1,0e-0,1w), each a "
     "cell and a corner e, ne, nw, w, sw or se; or pass"
 )
-_NUMBER = r"([+-]?\d{1,9})"
-_CELL = _NUMBER + "," + _NUMBER
-_CORNER = "(ne|nw|se|sw|e|w)"
+_CELL = CELL_PATTERN
+_CORNER = CORNER_PATTERN
 _PLACE = re.compile(f"([a-z]){_CELL}")
 _POSITION = re.compile(r"([a-z])(\d{1,9})")
 _REMOVE = re.compile(f"x{_CELL}")

@@ -4,10 +4,9 @@ auto tiles it brings and whether it ends the game."""
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
-from ..base import Choice, MoveSyntaxError
+from ..base import Choice, read_cell
 from ..svg import FADED, num, picture, polygon
 from . import geometry
 from . import svg_board as drawing
@@ -15,19 +14,10 @@ from . import svg_board as drawing
 if TYPE_CHECKING:
     from .state import VascoMove, VascoState
 
-_CELL = re.compile(r"\s*([+-]?\d{1,9})\s*,\s*([+-]?\d{1,9})\s*")
-
-
-def parse_cell(text: str) -> tuple[int, int]:
-    match = _CELL.fullmatch(text)
-    if not match:
-        raise MoveSyntaxError(text, "a cell is written col,row, like 1,-2")
-    return int(match.group(1)), int(match.group(2))
-
 
 def choices(state: VascoState, place: str) -> list[Choice]:
     """The orientations legal at cell `place`, pictured."""
-    cell = parse_cell(place)
+    cell = read_cell(place)
     return [choice(state, move) for move in state.legal_moves() if move.cell == cell]
 
 
