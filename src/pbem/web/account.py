@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..server import api_tokens
 from ..server.accounts import check_password, find_user
-from ..server.commands import Change, MailPreference, Vacation
+from ..server.commands import Change, Command, MailPreference, Vacation
 from ..server.errors import CommandError
 from .actions import Outcome, act, act_on, flash, server_of
 from .session import PostedForm, check_csrf, current_userid, log_in, log_out
@@ -129,19 +129,19 @@ def account_form(request: Request, userid: str, what: str, value: dict[str, str]
     address needs the current password, as by mail; the rest the session
     vouches for."""
     current = value.get("current") or None
+    command: Command
     if what == "password":
-        new = value.get("new", "")
-        return act_on(request, Change(what="password", userid=userid, password=current, new=new))
-    if what == "addresses":
+        command = Change(what="password", userid=userid, password=current, new=value.get("new", ""))
+    elif what == "addresses":
         new = value.get("addresses", "")
-        return act_on(request, Change(what="address", userid=userid, password=current, new=new))
-    if what == "mail":
-        return act_on(
-            request, MailPreference(userid=userid, preference=value.get("preference", ""))
-        )
-    if what == "vacation":
-        return act_on(request, Vacation(userid=userid, state=value.get("state", "")))
-    raise HTTPException(404, f"The account page has no form {what[:20]!r}.")
+        command = Change(what="address", userid=userid, password=current, new=new)
+    elif what == "mail":
+        command = MailPreference(userid=userid, preference=value.get("preference", ""))
+    elif what == "vacation":
+        command = Vacation(userid=userid, state=value.get("state", ""))
+    else:
+        raise HTTPException(404, f"The account page has no form {what[:20]!r}.")
+    return act_on(request, userid, command)
 
 
 @router.post("/account/{what}", dependencies=[Depends(check_csrf)])

@@ -173,7 +173,7 @@ def special(request: Request, game_name: str, board_id: int, form: PostedForm) -
         command = commands.Chat(game=game.name, board=board_id, userid=userid, comment=comment)
     else:
         raise HTTPException(422, f"There is no special move called {what[:20]!r}.")
-    outcome = act_on(request, command)
+    outcome = act_on(request, userid, command)
     if outcome.ok:
         flash(request, done_message(outcome.effects))
     else:

@@ -110,7 +110,8 @@ def challenge(request: Request, game_name: str, form: PostedForm) -> RedirectRes
     timing; for logged-in players only (a stranger must not start boards
     in other people's names)."""
     game = game_or_404(game_name)
-    if current_userid(request) is None:
+    userid = current_userid(request)
+    if userid is None:
         flash(request, "Log in to challenge: a challenge comes from a player.", "error")
         return RedirectResponse(f"/login?next=/{game.name}%23challenge", status_code=303)
     days: dict[str, int | None] = {}
@@ -130,7 +131,7 @@ def challenge(request: Request, game_name: str, form: PostedForm) -> RedirectRes
         forfeit_days=days["forfeittime"],
         total_days=days["totaltime"],
     )
-    outcome = act_on(request, command)
+    outcome = act_on(request, userid, command)
     if not outcome.ok:
         flash(request, outcome.error or "", "error")
         return RedirectResponse(f"/{game.name}#challenge", status_code=303)

@@ -95,7 +95,12 @@ def button_with_number(
     move = str(form.get("move", "")).strip()
     offered = [b for b in move_buttons(view.state()) if b.field is not None and b.move == move]
     if not offered:
-        flash(request, f"There is no '{move[:20]}' to play on board {board_id} now.", "error")
+        flash(
+            request,
+            f"There is no '{move[:20]}' to play on board {board_id} now: "
+            "use the buttons the board page shows.",
+            "error",
+        )
         return back
     value = str(form.get("value", "")).strip()
     if not re.fullmatch(r"[+-]?\d{1,9}", value):
