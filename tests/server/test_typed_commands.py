@@ -9,7 +9,7 @@ import pytest
 from pbem.games import get_game
 from pbem.server import Server, commands
 from pbem.server.board_commands import ON_BOARD
-from pbem.server.commands import read_move, read_plain, read_queue
+from pbem.server.command_text import read_challenge, read_move, read_plain, read_queue
 from pbem.server.errors import CONFLICT, FORBIDDEN, CommandError
 from pbem.server.messages import Effect
 from pbem.store import Board
@@ -132,7 +132,6 @@ def test_settings_are_commands_too(server: Server) -> None:
 
 
 def test_a_challenge_is_a_command_too(server: Server) -> None:
-    from pbem.server.board_commands import read_challenge
     from tests.server.test_commands import signup
 
     signup(server, "alice", "bob")

@@ -1,9 +1,9 @@
 """The commands about players and their mail: help, signup, add, change,
 mail, vacation, signoff/signon, delete, broadcast, message, all show, list.
 
-Each reads its words, checks them, changes the database and says which
-mails go out; every check fails with a CommandError saying what was wrong
-and how to write it instead.
+Each takes its command object (`commands.py`), checks it, changes the
+database and says which mails go out; every check fails with a
+CommandError saying what was wrong and how to do it instead.
 """
 
 from __future__ import annotations
@@ -27,13 +27,9 @@ from .accounts import (
     main_address,
     user_named,
 )
-from .board_mail import board_body, subject
-from .context import (
-    Context,
-    login,
-    seat_of,
-    usage,
-)
+from .board_mail import board_body, subject, view_in
+from .command_text import CHANGE_FORM
+from .context import Context, login, seat_of
 from .errors import CONFLICT, FORBIDDEN, CommandError
 from .footers import stop_token
 from .lifecycle import end_by_resignation
@@ -43,11 +39,11 @@ from .passwords import new_password_hash, password_changed
 MAIL_PREFERENCES = ("every", "digest", "none")
 
 
-def signup(ctx: Context, words: list[str]) -> None:
-    usage("signup USERID PASSWORD [ADDRESS]", words, 2, 3)
-    userid = check_userid(words[0])
-    password = check_password(words[1])
-    address = check_address(words[2] if len(words) == 3 else ctx.sender)
+def signup(ctx: Context, command: commands.Signup) -> None:
+    """A new account, with mail going to the given address or the sender's."""
+    userid = check_userid(command.userid)
+    password = check_password(command.password)
+    address = check_address(command.address or ctx.sender)
     if find_user(ctx.session, userid) is not None:
         raise CommandError(
             f"The userid '{userid}' is taken (userids ignore case): pick another.", kind=CONFLICT
@@ -83,12 +79,6 @@ def signup(ctx: Context, words: list[str]) -> None:
     )
 
 
-def mail_preference_words(ctx: Context, words: list[str]) -> None:
-    usage("mail USERID PASSWORD every|digest|none", words, 3)
-    command = commands.MailPreference(userid=words[0], password=words[1], preference=words[2])
-    mail_preference(ctx, command)
-
-
 def mail_preference(ctx: Context, command: commands.MailPreference) -> None:
     """Which mail the player wants: every board mail, a digest, or none."""
     user = login(ctx, command.userid, command.password)
@@ -111,10 +101,10 @@ def mail_preference(ctx: Context, command: commands.MailPreference) -> None:
     ctx.reply.did(Effect.PREFERENCE_SET)
 
 
-def add_address(ctx: Context, words: list[str]) -> None:
-    usage("add USERID PASSWORD ADDRESS", words, 3)
-    user = login(ctx, words[0], words[1])
-    address = check_address(words[2])
+def add_address(ctx: Context, command: commands.AddAddress) -> None:
+    """Commands may come from another address too; mail stays where it goes."""
+    user = login(ctx, command.userid, command.password)
+    address = check_address(command.address)
     if find_address(ctx.session, address) is not None:
         raise CommandError(
             f"The address {address} already belongs to an account: add another one.", kind=CONFLICT
@@ -127,17 +117,6 @@ def add_address(ctx: Context, words: list[str]) -> None:
         f"{user.userid} may now send commands from {address} too; mail still goes to "
         f"{main_address(user)}.\n",
     )
-
-
-CHANGE_FORM = (
-    "change password USERID PASSWORD NEWPASSWORD, or change address USERID PASSWORD NEWADDRESS"
-)
-
-
-def change_words(ctx: Context, words: list[str]) -> None:
-    usage(CHANGE_FORM, words, 4)
-    command = commands.Change(what=words[0], userid=words[1], password=words[2], new=words[3])
-    change(ctx, command)
 
 
 def change(ctx: Context, command: commands.Change) -> None:
@@ -181,11 +160,6 @@ def change(ctx: Context, command: commands.Change) -> None:
     )
 
 
-def vacation_words(ctx: Context, words: list[str]) -> None:
-    usage("vacation USERID PASSWORD on|off", words, 3)
-    vacation(ctx, commands.Vacation(userid=words[0], password=words[1], state=words[2]))
-
-
 def vacation(ctx: Context, command: commands.Vacation) -> None:
     """No nags or forfeits while on vacation."""
     user = login(ctx, command.userid, command.password)
@@ -214,12 +188,11 @@ def vacation(ctx: Context, command: commands.Vacation) -> None:
     ctx.reply.did(Effect.PREFERENCE_SET)
 
 
-def stop(ctx: Context, words: list[str]) -> None:
-    """`stop USERID TOKEN`: no more mail, with the token from a mail's
-    List-Unsubscribe header instead of the password."""
-    usage("stop USERID TOKEN (the token comes in each mail's List-Unsubscribe header)", words, 2)
-    user = user_named(ctx.session, words[0])
-    if not hmac.compare_digest(words[1].lower(), stop_token(user)):
+def stop(ctx: Context, command: commands.Stop) -> None:
+    """No more mail, with the token from a mail's List-Unsubscribe header
+    instead of the password."""
+    user = user_named(ctx.session, command.userid)
+    if not hmac.compare_digest(command.token.lower(), stop_token(user)):
         raise CommandError(
             f"That is not {user.userid}'s stop token (it changes with the password): "
             f"'mail {user.userid} PASSWORD none' does the same with the password.",
@@ -234,11 +207,10 @@ def stop(ctx: Context, words: list[str]) -> None:
     )
 
 
-def signoff(ctx: Context, words: list[str]) -> None:
+def signoff(ctx: Context, command: commands.SignOff) -> None:
     """Leave the server: resign every active board, no more board mail, no
-    more challenges. `signon` comes back."""
-    usage("signoff USERID PASSWORD", words, 2)
-    user = authenticate(ctx.session, words[0], words[1], ctx.sender)
+    more challenges. `signon` comes back. The password is always needed."""
+    user = authenticate(ctx.session, command.userid, command.password or "", ctx.sender)
     boards = boards_of(ctx.session, user.id, active=True)
     for board in boards:
         end_by_resignation(ctx, board, rebuild(board), seat_of(board, user))
@@ -252,9 +224,8 @@ def signoff(ctx: Context, words: list[str]) -> None:
     )
 
 
-def signon(ctx: Context, words: list[str]) -> None:
-    usage("signon USERID PASSWORD", words, 2)
-    user = login(ctx, words[0], words[1])
+def signon(ctx: Context, command: commands.SignOn) -> None:
+    user = login(ctx, command.userid, command.password)
     if not user.signed_off:
         raise CommandError(
             f"{user.userid} has not signed off: there is nothing to come back from.", kind=CONFLICT
@@ -266,10 +237,9 @@ def signon(ctx: Context, words: list[str]) -> None:
     )
 
 
-def delete_account(ctx: Context, words: list[str]) -> None:
-    """`delete USERID PASSWORD`: remove an account that has never played."""
-    usage("delete USERID PASSWORD", words, 2)
-    user = authenticate(ctx.session, words[0], words[1], ctx.sender)
+def delete_account(ctx: Context, command: commands.DeleteAccount) -> None:
+    """Remove an account that has never played (the password is always needed)."""
+    user = authenticate(ctx.session, command.userid, command.password or "", ctx.sender)
     played = ctx.session.scalar(select(BoardPlayer).where(BoardPlayer.user_id == user.id).limit(1))
     if played is not None:
         raise CommandError(
@@ -280,19 +250,20 @@ def delete_account(ctx: Context, words: list[str]) -> None:
     address = main_address(user)
     ctx.session.delete(user)
     ctx.session.flush()
-    ctx.reply.send(address, f"pbem delete {words[0]}", f"The account {words[0]} is deleted.\n")
+    ctx.reply.send(
+        address, f"pbem delete {user.userid}", f"The account {user.userid} is deleted.\n"
+    )
 
 
-def broadcast(ctx: Context, words: list[str]) -> None:
-    """`broadcast USERID PASSWORD`: the body to every player (administrators only)."""
-    usage("broadcast USERID PASSWORD (the message in the body)", words, 2)
-    user = login(ctx, words[0], words[1])
+def broadcast(ctx: Context, command: commands.Broadcast) -> None:
+    """The comment to every player (administrators only)."""
+    user = login(ctx, command.userid, command.password)
     if user.userid_key not in administrators():
         raise CommandError(
             "Only the server's administrators may broadcast (PBEM_ADMINS names them).",
             kind=FORBIDDEN,
         )
-    if not ctx.body.strip():
+    if not command.comment.strip():
         raise CommandError("A broadcast needs words: write them in the body of the mail.")
     everyone = ctx.session.scalars(
         select(User).where(User.mail_preference != "none").order_by(User.userid_key)
@@ -301,7 +272,7 @@ def broadcast(ctx: Context, words: list[str]) -> None:
         ctx.reply.send(
             main_address(member),
             f"pbem news from {user.userid}",
-            ctx.body.strip() + "\n",
+            command.comment.strip() + "\n",
         )
 
 
@@ -323,14 +294,13 @@ def board_players_of(ctx: Context, user: User) -> list[BoardPlayer]:
     return list(seen.values())
 
 
-def message(ctx: Context, words: list[str]) -> None:
-    """A private message: the body goes to another player."""
-    usage("message USERID PASSWORD TOUSERID (the message in the body)", words, 3)
-    user = login(ctx, words[0], words[1])
-    target = user_named(ctx.session, words[2])
-    if not ctx.body.strip():
+def message(ctx: Context, command: commands.Message) -> None:
+    """A private message: the comment goes to another player."""
+    user = login(ctx, command.userid, command.password)
+    target = user_named(ctx.session, command.to)
+    if not command.comment.strip():
         raise CommandError("A message needs words: write them in the body of the mail.")
-    text = "\n".join(f"> {line}" for line in ctx.body.strip().splitlines())
+    text = "\n".join(f"> {line}" for line in command.comment.strip().splitlines())
     ctx.reply.send(
         main_address(target),
         f"pbem message from {user.userid}",
@@ -340,12 +310,9 @@ def message(ctx: Context, words: list[str]) -> None:
     ctx.reply.send(ctx.sender, f"pbem message to {target.userid}", "Your message was sent.\n")
 
 
-def all_show(ctx: Context, words: list[str]) -> None:
-    """`all show USERID`: every active board of a player, in every game."""
-    usage("all show USERID", words, 2)
-    if words[0].lower() != "show":
-        raise CommandError("Write this command as: all show USERID")
-    user = user_named(ctx.session, words[1])
+def all_show(ctx: Context, command: commands.AllShow) -> None:
+    """Every active board of a player, in every game."""
+    user = user_named(ctx.session, command.player)
     boards = boards_of(ctx.session, user.id, active=True)
     if not boards:
         ctx.reply.send(
@@ -356,12 +323,12 @@ def all_show(ctx: Context, words: list[str]) -> None:
     for board in boards:
         state = rebuild(board)
         seat = next(p.seat for p in board.players if p.user_id == user.id)
-        parts.append(f"== {subject(board, state)} ==\n\n" + board_body(board, state, seat))
+        view = view_in(ctx.session, board)
+        parts.append(f"== {subject(view, state)} ==\n\n" + board_body(view, state, seat))
     ctx.reply.send(ctx.sender, f"pbem all show {user.userid}", "\n".join(parts))
 
 
-def list_users(ctx: Context, words: list[str]) -> None:
-    usage("list", words, 0)
+def list_users(ctx: Context, command: commands.ListPlayers) -> None:
     users = ctx.session.scalars(select(User).order_by(User.userid_key)).all()
     lines = [f"{len(users)} players:"] + [f"  {user.userid}" for user in users]
     ctx.reply.send(ctx.sender, "pbem list", "\n".join(lines) + "\n")

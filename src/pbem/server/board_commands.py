@@ -1,20 +1,18 @@
 """The commands that start and play boards: challenge, move, submit and
-confirm, pass, chat, and a game's help.
+confirm, pass, swap and chat; and `ON_BOARD`, what runs each command a
+player gives on a board.
 
-A game command line is `GAME VERB ARGS...` (`vasco move 101 alice secret
-a0,0#1`); every check fails with a CommandError saying what was wrong and
-how to write it instead.
+Each takes its command object (`commands.py`); every check fails with a
+CommandError saying what was wrong and how to do it instead.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import delete, select
 
-from ..documents import rules_text
 from ..games.base import Game, MoveError, MoveSyntaxError, OptionError
 from ..store import Board, PendingMove, User
 from ..store.boards import StaleBoard, apply_move, create_board, rebuild
@@ -25,14 +23,12 @@ from .accounts import (
     user_named,
 )
 from .board_mail import players_of, send_board
+from .command_text import MAX_DAYS
 from .context import (
     Context,
-    board_numbered,
     board_of,
     login,
     seat_of,
-    split_move_number,
-    usage,
 )
 from .errors import CONFLICT, MALFORMED, CommandError
 from .lifecycle import active_state, after_move, clear_votes
@@ -43,47 +39,6 @@ from .subscriptions import new_board_news
 
 DEFAULT_NAG_DAYS = 7
 DEFAULT_FORFEIT_DAYS = 21
-MAX_DAYS = 365
-
-
-def game_help(ctx: Context, game: Game, words: list[str]) -> None:
-    usage(f"{game.name} help", words, 0)
-    ctx.reply.send(ctx.sender, f"{game.title} help", rules_text(game))
-
-
-_DAYS = re.compile(r"--(nagtime|forfeittime|totaltime)=(\d{1,4})", re.IGNORECASE)
-
-
-def challenge_words(ctx: Context, game: Game, words: list[str]) -> None:
-    """`GAME challenge USER1 USER2 [-OPTION ...] [--nagtime=DAYS] ...`."""
-    challenge(ctx, game, read_challenge(game, words, ctx.body))
-
-
-def read_challenge(game: Game, words: list[str], body: str) -> commands.Challenge:
-    """The words of a challenge as its command (`challenge` checks it)."""
-    names = [word for word in words if not word.startswith("-")]
-    days: dict[str, int] = {}
-    options = []
-    for word in words:
-        if word.startswith("--"):
-            match = _DAYS.fullmatch(word)
-            if not match:
-                raise CommandError(
-                    f"Cannot read '{word[:40]}': timing is --nagtime=DAYS, --forfeittime=DAYS "
-                    f"or --totaltime=DAYS, with 1 to {MAX_DAYS} days."
-                )
-            days[match.group(1).lower()] = int(match.group(2))
-        elif word.startswith("-"):
-            options.append(word)
-    return commands.Challenge(
-        game=game.name,
-        players=tuple(names),
-        options=tuple(options),
-        nag_days=days.get("nagtime"),
-        forfeit_days=days.get("forfeittime"),
-        total_days=days.get("totaltime"),
-        comment=body,
-    )
 
 
 def challenge_form(game: Game) -> str:
@@ -214,7 +169,7 @@ def play(ctx: Context, game: Game, command: commands.Move) -> None:
         ctx, game, command.board, command.userid, command.password, command.number
     )
     expected = board.version if command.number is None else command.number - 1
-    play_turn(ctx, board, user, command.move, expected, ctx.body)
+    play_turn(ctx, board, user, command.move, expected, command.comment)
 
 
 def play_turn(
@@ -242,12 +197,12 @@ def move_refused(text: str, board: Board, error: MoveError) -> CommandError:
     )
 
 
-def submit(ctx: Context, game: Game, words: list[str]) -> None:
+def submit(ctx: Context, game: Game, command: commands.Submit) -> None:
     """A move shown to its player first; `confirm` plays it."""
-    form = f"{game.name} submit BOARD USERID PASSWORD MOVE[#N]"
-    usage(form, words, 4)
-    text, number = split_move_number(words[3], form)
-    board, user = your_turn(ctx, game, commands.board_number(words[0]), words[1], words[2], number)
+    board, user = your_turn(
+        ctx, game, command.board, command.userid, command.password, command.number
+    )
+    text = command.move
     state = rebuild(board)
     try:
         after = state.play_text(text)
@@ -263,7 +218,7 @@ def submit(ctx: Context, game: Game, words: list[str]) -> None:
             seat=seat,
             text=after.moves[-1],
             version=board.version,
-            comment=ctx.body,
+            comment=command.comment,
             created_at=ctx.now,
         )
     )
@@ -276,10 +231,10 @@ def submit(ctx: Context, game: Game, words: list[str]) -> None:
     )
 
 
-def confirm(ctx: Context, game: Game, words: list[str]) -> None:
-    usage(f"{game.name} confirm BOARD USERID PASSWORD", words, 3)
-    board = board_numbered(ctx, game, words[0])
-    user = login(ctx, words[1], words[2])
+def confirm(ctx: Context, game: Game, command: commands.Confirm) -> None:
+    """Play the move the player submitted, if the board has not moved since."""
+    board = board_of(ctx, game, command.board)
+    user = login(ctx, command.userid, command.password)
     seat = seat_of(board, user)
     pending = ctx.session.scalar(
         select(PendingMove).where(PendingMove.board_id == board.id, PendingMove.seat == seat)
@@ -341,10 +296,10 @@ def chat(ctx: Context, game: Game, command: commands.Chat) -> None:
     board = board_of(ctx, game, command.board)
     user = login(ctx, command.userid, command.password)
     seat_of(board, user)
-    if not ctx.body.strip():
+    if not command.comment.strip():
         raise CommandError("A chat needs a message: write it in the body of the mail.")
     others = [p.user for p in board.players if p.user_id != user.id]
-    text = "\n".join(f"> {line}" for line in ctx.body.strip().splitlines())
+    text = "\n".join(f"> {line}" for line in command.comment.strip().splitlines())
     for other in others:
         ctx.reply.send(
             main_address(other),
@@ -362,6 +317,8 @@ def chat(ctx: Context, game: Game, command: commands.Chat) -> None:
 # What runs each command a player gives on a board.
 ON_BOARD: dict[type[commands.OnBoard], Callable[[Context, Game, Any], None]] = {
     commands.Move: play,
+    commands.Submit: submit,
+    commands.Confirm: confirm,
     commands.Pass: pass_turn,
     commands.Swap: swap,
     commands.Chat: chat,
@@ -372,8 +329,3 @@ ON_BOARD: dict[type[commands.OnBoard], Callable[[Context, Game, Any], None]] = {
     commands.Accept: votes.accept,
     commands.Reject: votes.reject,
 }
-
-
-def execute_on_board(ctx: Context, game: Game, command: commands.OnBoard) -> None:
-    """Run a command on a board, whichever door it came by."""
-    ON_BOARD[type(command)](ctx, game, command)

@@ -1,7 +1,11 @@
 """Board mails in pbmserv's form: the subject names the board and the player
 to move; the body has the heading, the status, the recent moves in columns,
 the text board drawn for the reader, the comment, and how to stop the mail.
-`send_board` sends one to each player who wants it and each subscriber."""
+`send_board` sends one to each player who wants it and each subscriber.
+
+Bodies are drawn from the board's view (`board_view.py`), the read model
+the pages and the API show, read in the command's own transaction
+(`view_in`) so that they include what the command just did."""
 
 from __future__ import annotations
 
@@ -13,9 +17,9 @@ from sqlalchemy.orm import Session
 from ..games import get_game
 from ..games.base import State
 from ..store import Board, Subscription, User
-from ..store.boards import options_of
 from ..store.positions import text_board
 from .accounts import main_address
+from .board_view import BoardView, read_view
 from .messages import BoardView as ShownBoard
 
 if TYPE_CHECKING:
@@ -28,23 +32,30 @@ def players_of(board: Board) -> list[str]:
     return [player.user.userid for player in board.players]
 
 
-def subject(board: Board, state: State, commented: bool = False) -> str:
+def view_in(session: Session, board: Board) -> BoardView:
+    """The board's view as this transaction sees it, the command's own
+    changes included."""
+    session.flush()
+    view = read_view(session.connection(), board.id)
+    assert view is not None  # the board is in this transaction
+    return view
+
+
+def subject(board: BoardView, state: State, commented: bool = False) -> str:
     """'Vasco Board 101 alice': the player to move, or 'game over'."""
     title = get_game(board.game).title
-    names = players_of(board)
     seat = state.to_move
-    who = "game over" if seat is None or board.status.over else names[seat]
+    who = "game over" if seat is None or board.status.over else board.players[seat]
     return f"{title} Board {board.id} {who}" + (" **" if commented else "")
 
 
-def heading(board: Board, state: State) -> list[str]:
+def heading(board: BoardView, state: State) -> list[str]:
     game = get_game(board.game)
-    names = players_of(board)
     seats = " against ".join(
-        f"{name} as {state.side_text(seat)}" for seat, name in enumerate(names)
+        f"{name} as {state.side_text(seat)}" for seat, name in enumerate(board.players)
     )
     lines = [f"{game.title} board {board.id}: {seats}."]
-    options = options_of(board).args()
+    options = board.parsed_options().args()
     timing = []
     if board.nag_days:
         timing.append(f"nags after {board.nag_days} days")
@@ -62,15 +73,14 @@ def heading(board: Board, state: State) -> list[str]:
     return lines
 
 
-def move_columns(board: Board, state: State) -> list[str]:
+def move_columns(board: BoardView, state: State) -> list[str]:
     """The recent moves, two to a line: number, player, move (note)."""
-    names = players_of(board)
     records = list(state.history)
     first = max(0, len(records) - RECENT_MOVES)
     cells = []
     for number, record in enumerate(records[first:], start=first + 1):
         comment = "*" if number <= len(board.moves) and board.moves[number - 1].comment else ""
-        cells.append(f"{number:>3}. {names[record.player]:<10} {record.text}{comment}")
+        cells.append(f"{number:>3}. {board.players[record.player]:<10} {record.text}{comment}")
     if not cells:
         return ["No moves yet."]
     width = max(len(cell) for cell in cells) + 3
@@ -83,7 +93,7 @@ def move_columns(board: Board, state: State) -> list[str]:
 
 
 def board_body(
-    board: Board,
+    board: BoardView,
     state: State,
     reader: int | None,
     *,
@@ -132,7 +142,8 @@ def send_board(
 ) -> None:
     """The board mail to each player who wants every mail, to the board's
     subscribers, and to the sender when they are neither."""
-    topic = subject(board, state, commented=bool(comment.strip()))
+    view = view_in(ctx.session, board)
+    topic = subject(view, state, commented=bool(comment.strip()))
     watchers = [u for u in subscribers(ctx.session, board) if u.mail_preference != "none"]
     names = [u.userid for u in watchers]
     sent: set[str] = set()
@@ -141,14 +152,14 @@ def send_board(
         if user.mail_preference != "every":
             continue
         body = board_body(
-            board, state, player.seat, comment=comment, commenter=commenter, watchers=names
+            view, state, player.seat, comment=comment, commenter=commenter, watchers=names
         )
-        view = ShownBoard(board.id, board.version, player.seat)
-        ctx.reply.send(main_address(user), topic, opening + body, board=view)
+        picture = ShownBoard(board.id, board.version, player.seat)
+        ctx.reply.send(main_address(user), topic, opening + body, board=picture)
         sent.add(main_address(user).lower())
     onlooker = ShownBoard(board.id, board.version)
     copy = opening + board_body(
-        board, state, None, comment=comment, commenter=commenter, watchers=names
+        view, state, None, comment=comment, commenter=commenter, watchers=names
     )  # the same for every subscriber
     for user in watchers:
         footer = (
@@ -159,5 +170,5 @@ def send_board(
         sent.add(main_address(user).lower())
     involved = {a.address_key for p in board.players for a in p.user.addresses}
     if ctx.sender and ctx.sender.lower() not in sent | involved:
-        body = board_body(board, state, None, watchers=names)
+        body = board_body(view, state, None, watchers=names)
         ctx.reply.send(ctx.sender, topic, opening + body, board=onlooker)

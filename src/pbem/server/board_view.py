@@ -217,17 +217,7 @@ class BoardViews:
     def get(self, board_id: int) -> BoardView | None:
         """The board as it is now; None when there is no such board."""
         with self._engine.connect() as connection:
-            rows = connection.execute(_STAMP, {"board": board_id}).all()
-            if not rows:
-                return None
-            first = rows[0]
-            votes = tuple((row.kind, row.seat) for row in rows if row.kind is not None)
-            stamp = (board_id, first.revision, first.status, votes)
-            found = self._views.get(stamp)
-            if found is not None:
-                return found
-            view = _read(connection, board_id, stamp, first, votes)
-        return self._views.put(stamp, view)
+            return read_view(connection, board_id, self._views)
 
     def around(self, view: BoardView) -> Around:
         """The players' ratings in the board's game and its subscribers, now."""
@@ -240,6 +230,26 @@ class BoardViews:
             }
             watchers = list(connection.scalars(_WATCHERS, {"board": view.id}))
         return Around(ratings, watchers)
+
+
+def read_view(
+    connection: Connection, board_id: int, kept: Recent[BoardView] | None = None
+) -> BoardView | None:
+    """The board as `connection` sees it (None: no such board): in a
+    command's own transaction, with the command's changes once flushed.
+    A view already `kept` at the same stamp is taken instead of read."""
+    rows = connection.execute(_STAMP, {"board": board_id}).all()
+    if not rows:
+        return None
+    first = rows[0]
+    votes = tuple((row.kind, row.seat) for row in rows if row.kind is not None)
+    stamp = (board_id, first.revision, first.status, votes)
+    if kept is None:
+        return _read(connection, board_id, stamp, first, votes)
+    found = kept.get(stamp)
+    if found is not None:
+        return found
+    return kept.put(stamp, _read(connection, board_id, stamp, first, votes))
 
 
 def _read(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..games.base import Game
 from ..store import Board, User
 from ..store.boards import boards_of, rebuild
+from . import commands
 from .accounts import main_address
 from .board_mail import players_of
 from .context import Context, login, seat_of
@@ -35,8 +36,16 @@ def open_challenges(ctx: Context, game: Game, user: User) -> list[tuple[Board, i
     return found
 
 
-def accept_all(ctx: Context, game: Game, words: list[str]) -> None:
-    user = login(ctx, words[0], words[1])
+def answer_all(ctx: Context, game: Game, command: commands.AnswerChallenges) -> None:
+    """Accept, or decline, every open challenge of the game."""
+    if command.accept:
+        accept_all(ctx, game, command)
+    else:
+        reject_all(ctx, game, command)
+
+
+def accept_all(ctx: Context, game: Game, command: commands.AnswerChallenges) -> None:
+    user = login(ctx, command.userid, command.password)
     boards = open_challenges(ctx, game, user)
     for board, seat in boards:
         board.players[seat].accepted = True
@@ -57,7 +66,7 @@ def accept_all(ctx: Context, game: Game, words: list[str]) -> None:
     )
 
 
-def reject_all(ctx: Context, game: Game, words: list[str]) -> None:
-    user = login(ctx, words[0], words[1])
+def reject_all(ctx: Context, game: Game, command: commands.AnswerChallenges) -> None:
+    user = login(ctx, command.userid, command.password)
     for board, seat in open_challenges(ctx, game, user):
         end_by_resignation(ctx, board, rebuild(board), seat)

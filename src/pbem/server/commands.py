@@ -1,31 +1,46 @@
-"""Commands as objects: what the web, the API and (later) the bots hand the
-server, and what a mail's command text is read into.
+"""Commands as objects: what every door hands the server. Mail's command
+text is read into them (`command_text.py`); the web, the API and the bots
+build them directly.
 
-A command names who it acts for (`userid`) and, when the door did not vouch
-for them, the `password` that proves it; `comment` is what came with it (a
-mail's body). `Server.execute` runs one for an actor and says what changed
-(`messages.Effect`). `from_words` reads the text form; `text()` writes it back,
-with the password left out, for logs and error mails.
+A command that acts for someone names them (`userid`) and, when the door
+did not vouch for them, the `password` that proves it; `comment` is what
+came with it (a mail's body). `Server.execute` runs one for an actor and
+says what changed (`messages.Effect`). `text()` writes a command back as
+its mail form, with the password left out, for logs and error mails.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
-
-from ..games.base import Game
-from .context import split_move_number, usage
-from .errors import CommandError
 
 
 @dataclass(frozen=True, kw_only=True)
-class OnBoard:
+class Command(ABC):
+    """Anything a door can ask of the server."""
+
+    comment: str = ""
+
+    @abstractmethod
+    def text(self) -> str:
+        """The command as it would be written in a mail's Subject."""
+
+
+def with_number(text: str, number: int | None) -> str:
+    return text if number is None else f"{text}#{number}"
+
+
+# ------------------------------------------------------ acting on a board
+
+
+@dataclass(frozen=True, kw_only=True)
+class OnBoard(Command):
     """A player acting on one of their boards."""
 
     game: str
     board: int
     userid: str
     password: str | None = None  # None: the door vouched for `userid`
-    comment: str = ""
 
     verb = ""  # the command word (a class constant)
 
@@ -46,7 +61,26 @@ class Move(OnBoard):
     verb = "move"
 
     def tail(self) -> str:
-        return f" {self.move}" + ("" if self.number is None else f"#{self.number}")
+        return " " + with_number(self.move, self.number)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Submit(OnBoard):
+    """Show the board after `move` to its player; `Confirm` plays it."""
+
+    move: str
+    number: int | None = None
+    verb = "submit"
+
+    def tail(self) -> str:
+        return " " + with_number(self.move, self.number)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Confirm(OnBoard):
+    """Play the move the player submitted."""
+
+    verb = "confirm"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -56,7 +90,7 @@ class Guarded(OnBoard):
     number: int | None = None
 
     def tail(self) -> str:
-        return "" if self.number is None else f"#{self.number}"
+        return with_number("", self.number)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -118,34 +152,87 @@ class Reject(OnBoard):
     verb = "reject"
 
 
-@dataclass(frozen=True, kw_only=True)
-class MailPreference:
-    """Which mail a player wants: every board mail, a daily digest, none."""
+# ------------------------------------------------ a player's game settings
 
+
+@dataclass(frozen=True, kw_only=True)
+class InGame(Command):
+    """A player acting in one game, on no board in particular."""
+
+    game: str
     userid: str
     password: str | None = None
-    preference: str
-    comment: str = ""
+
+    verb = ""
 
     def text(self) -> str:
-        return f"mail {self.userid} PASSWORD {self.preference}"
+        return f"{self.game} {self.verb} {self.userid} PASSWORD{self.tail()}"
+
+    def tail(self) -> str:
+        return ""
 
 
 @dataclass(frozen=True, kw_only=True)
-class Vacation:
-    """No reminders or forfeits while away (`on`), or back (`off`)."""
+class AnswerChallenges(InGame):
+    """Accept (or decline) every open challenge of the game at once."""
 
-    userid: str
-    password: str | None = None
-    state: str
-    comment: str = ""
+    accept: bool
 
     def text(self) -> str:
-        return f"vacation {self.userid} PASSWORD {self.state}"
+        verb = "accept" if self.accept else "reject"
+        return f"{self.game} {verb} {self.userid} PASSWORD"
 
 
 @dataclass(frozen=True, kw_only=True)
-class Challenge:
+class Limit(InGame):
+    """The most boards of the game at once (None: no limit)."""
+
+    limit: int | None
+    verb = "limit"
+
+    def tail(self) -> str:
+        return f" {'none' if self.limit is None else self.limit}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Seek(InGame):
+    """How many new boards of the game the player would like."""
+
+    count: int
+    verb = "seek"
+
+    def tail(self) -> str:
+        return f" {self.count}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Subscribe(InGame):
+    """Copies of `boards`' mails (and, with `new_boards`, of every board
+    of the game started from now on); with `add` false, no more copies."""
+
+    boards: tuple[int, ...] = ()
+    new_boards: bool = False
+    add: bool = True
+
+    def text(self) -> str:
+        verb = "subscribe" if self.add else "unsubscribe"
+        targets = [str(board) for board in self.boards] + (["all"] if self.new_boards else [])
+        return " ".join([self.game, verb, self.userid, "PASSWORD", *targets])
+
+
+@dataclass(frozen=True, kw_only=True)
+class Notify(InGame):
+    """A mail for each new board of the game (`on`), or none."""
+
+    on: bool
+    verb = "notify"
+
+    def tail(self) -> str:
+        return " on" if self.on else " off"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Challenge(Command):
     """Start a board between `players` (the first moves first), with the
     game's `options` (`-size=12`) and its timing in days (None: the
     server's default)."""
@@ -156,7 +243,6 @@ class Challenge:
     nag_days: int | None = None
     forfeit_days: int | None = None
     total_days: int | None = None
-    comment: str = ""
 
     def text(self) -> str:
         timing = [
@@ -171,101 +257,238 @@ class Challenge:
         return " ".join([self.game, "challenge", *self.players, *self.options, *timing])
 
 
+# ----------------------------------------------------------------- looking
+
+
 @dataclass(frozen=True, kw_only=True)
-class Change:
+class Show(Command):
+    """A board as it is, or (`at`) as it was after that move; `player`
+    draws it as that player sees it (`showas`)."""
+
+    game: str
+    board: int
+    at: int | None = None
+    player: str | None = None
+
+    def text(self) -> str:
+        where = with_number(str(self.board), self.at)
+        if self.player is None:
+            return f"{self.game} show {where}"
+        return f"{self.game} showas {where} {self.player}"
+
+
+SHOW_SELECTORS = ("all", "active", "inactive", "next")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ShowPlayers(Command):
+    """The boards the `players` share, chosen by `selector` (one of
+    SHOW_SELECTORS; `next`: the first awaiting the first player)."""
+
+    game: str
+    players: tuple[str, ...]
+    selector: str = "active"
+
+    def text(self) -> str:
+        return " ".join([self.game, "show", *self.players, self.selector])
+
+
+@dataclass(frozen=True, kw_only=True)
+class Preview(Command):
+    """What `moves` would do on a board (as it is, or after move `at`), or
+    with no `board` on a new one with `options`; nothing is stored."""
+
+    game: str
+    board: int | None
+    moves: tuple[str, ...]
+    at: int | None = None
+    options: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        if self.board is None:
+            return " ".join([self.game, "preview", "new", "PLAYERS", *self.options, *self.moves])
+        return " ".join([self.game, "preview", with_number(str(self.board), self.at), *self.moves])
+
+
+@dataclass(frozen=True, kw_only=True)
+class Games(Command):
+    """A player's boards of the game (None: the sender's)."""
+
+    game: str
+    player: str | None = None
+
+    def text(self) -> str:
+        return f"{self.game} games" + ("" if self.player is None else f" {self.player}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Standings(Command):
+    game: str
+
+    def text(self) -> str:
+        return f"{self.game} standings"
+
+
+@dataclass(frozen=True, kw_only=True)
+class History(Command):
+    """A player's finished boards of the game and their rating changes."""
+
+    game: str
+    player: str
+
+    def text(self) -> str:
+        return f"{self.game} history {self.player}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Help(Command):
+    """Every command, or (`game`) a game's rules."""
+
+    game: str | None = None
+
+    def text(self) -> str:
+        return "help" if self.game is None else f"help {self.game}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListPlayers(Command):
+    def text(self) -> str:
+        return "list"
+
+
+@dataclass(frozen=True, kw_only=True)
+class AllShow(Command):
+    """Every active board of a player, in every game."""
+
+    player: str
+
+    def text(self) -> str:
+        return f"all show {self.player}"
+
+
+# ---------------------------------------------------------------- accounts
+
+
+@dataclass(frozen=True, kw_only=True)
+class Signup(Command):
+    """A new account; mail goes to `address` (None: the sender's)."""
+
+    userid: str
+    password: str
+    address: str | None = None
+
+    def text(self) -> str:
+        return f"signup {self.userid} PASSWORD" + (f" {self.address}" if self.address else "")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Acting(Command):
+    """A player acting on their own account."""
+
+    userid: str
+    password: str | None = None
+
+    verb = ""
+
+    def text(self) -> str:
+        return f"{self.verb} {self.userid} PASSWORD{self.tail()}"
+
+    def tail(self) -> str:
+        return ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class AddAddress(Acting):
+    """Commands may come from `address` too."""
+
+    address: str
+    verb = "add"
+
+    def tail(self) -> str:
+        return f" {self.address}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Change(Acting):
     """A new password or main address (`what`: password or address). The
     current password is always needed, whoever vouches for the player."""
 
     what: str
-    userid: str
-    password: str | None = None
     new: str
-    comment: str = ""
 
     def text(self) -> str:
         new = "NEWPASSWORD" if self.what.lower() == "password" else self.new
         return f"change {self.what} {self.userid} PASSWORD {new}"
 
 
-Command = OnBoard | MailPreference | Vacation | Challenge | Change
+@dataclass(frozen=True, kw_only=True)
+class MailPreference(Acting):
+    """Which mail a player wants: every board mail, a daily digest, none."""
 
-VOTES: dict[str, type[OnBoard]] = {
-    "resign": Resign,
-    "propose": Propose,
-    "undo": Undo,
-    "accept": Accept,
-    "reject": Reject,
-}
+    preference: str
+    verb = "mail"
 
-
-def board_number(text: str) -> int:
-    if not text.isdigit() or len(text) > 9:
-        raise CommandError(f"'{text[:20]}' is not a board number like 101.")
-    return int(text)
+    def tail(self) -> str:
+        return f" {self.preference}"
 
 
-def read_move(game: Game, words: list[str], body: str) -> OnBoard:
-    """`move BOARD USERID PASSWORD MOVE[#N]`; pbmserv's `move ... resign`
-    (and propose, undo, accept, reject, swap) are those commands."""
-    form = f"{game.name} move BOARD USERID PASSWORD MOVE[#N]"
-    usage(form, words, 4)
-    board = board_number(words[0])
-    word, mark, _ = words[3].partition("#")
-    if word.lower() == "swap":
-        return read_guarded(Swap, game, [*words[:2], words[2] + words[3][len(word) :]], body)
-    if word.lower() in VOTES and not mark:
-        return VOTES[word.lower()](
-            game=game.name, board=board, userid=words[1], password=words[2], comment=body
-        )
-    text, number = split_move_number(words[3], form)
-    return Move(
-        game=game.name,
-        board=board,
-        userid=words[1],
-        password=words[2],
-        move=text,
-        number=number,
-        comment=body,
-    )
+@dataclass(frozen=True, kw_only=True)
+class Vacation(Acting):
+    """No reminders or forfeits while away (`on`), or back (`off`)."""
+
+    state: str
+    verb = "vacation"
+
+    def tail(self) -> str:
+        return f" {self.state}"
 
 
-def read_guarded(kind: type[Guarded], game: Game, words: list[str], body: str) -> Guarded:
-    """`pass|swap BOARD USERID PASSWORD[#N]`."""
-    form = f"{game.name} {kind.verb} BOARD USERID PASSWORD[#N]"
-    usage(form, words, 3)
-    password, number = split_move_number(words[2], form)
-    return kind(
-        game=game.name,
-        board=board_number(words[0]),
-        userid=words[1],
-        password=password,
-        number=number,
-        comment=body,
-    )
+@dataclass(frozen=True, kw_only=True)
+class SignOff(Acting):
+    """Leave: resign every active board, no more mail or challenges."""
+
+    verb = "signoff"
 
 
-def read_plain(kind: type[OnBoard], game: Game, words: list[str], body: str) -> OnBoard:
-    """`VERB BOARD USERID PASSWORD` (resign, chat, propose, undo, accept, reject)."""
-    usage(f"{game.name} {kind.verb} BOARD USERID PASSWORD", words, 3)
-    return kind(
-        game=game.name,
-        board=board_number(words[0]),
-        userid=words[1],
-        password=words[2],
-        comment=body,
-    )
+@dataclass(frozen=True, kw_only=True)
+class SignOn(Acting):
+    """Come back after a signoff."""
+
+    verb = "signon"
 
 
-def read_queue(game: Game, words: list[str], body: str) -> Queue:
-    form = f"{game.name} queue BOARD USERID PASSWORD MOVE [if THEIRMOVE]"
-    if len(words) not in (4, 6) or (len(words) == 6 and words[4].lower() != "if"):
-        raise CommandError(f"Write this command as: {form}")
-    return Queue(
-        game=game.name,
-        board=board_number(words[0]),
-        userid=words[1],
-        password=words[2],
-        move=words[3],
-        condition=words[5] if len(words) == 6 else "",
-        comment=body,
-    )
+@dataclass(frozen=True, kw_only=True)
+class DeleteAccount(Acting):
+    """Remove an account that never played."""
+
+    verb = "delete"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Broadcast(Acting):
+    """`comment` to every player (administrators only)."""
+
+    verb = "broadcast"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Message(Acting):
+    """`comment` to the player `to`."""
+
+    to: str
+    verb = "message"
+
+    def tail(self) -> str:
+        return f" {self.to}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Stop(Command):
+    """No more mail, proved by the token of a mail's List-Unsubscribe
+    header instead of the password."""
+
+    userid: str
+    token: str
+
+    def text(self) -> str:
+        return f"stop {self.userid} TOKEN"

@@ -64,12 +64,6 @@ def game_named(name: str) -> Game:
         raise CommandError(str(error.args[0])) from None
 
 
-def board_numbered(ctx: Context, game: Game, text: str) -> Board:
-    if not text.isdigit() or len(text) > 9:
-        raise CommandError(f"'{text[:20]}' is not a board number like 101.")
-    return board_of(ctx, game, int(text))
-
-
 def board_of(ctx: Context, game: Game, number: int) -> Board:
     board = ctx.session.get(Board, number)
     if board is None or board.game != game.name:

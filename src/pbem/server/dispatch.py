@@ -1,40 +1,49 @@
-"""From a command line (found in the registry), or a command object, to
-what runs it."""
+"""From a command line to its command object (read by the verb the
+registry names), and from any command object to what runs it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from ..games import GAMES
-from . import account_commands, commands
-from .board_commands import challenge, execute_on_board
+from ..games.base import Game
+from . import (
+    account_commands,
+    challenges,
+    commands,
+    standings,
+    subscriptions,
+    view_commands,
+)
+from .board_commands import ON_BOARD, challenge
 from .context import Context, game_named
 from .errors import CommandError
 from .registry import ACCOUNT_VERBS, ACCOUNT_WORDS, GAME_VERBS, GAME_WORDS
 
 
-def run_command(ctx: Context, line: str) -> None:
-    """Dispatch one command line."""
+def read_command(line: str, body: str) -> commands.Command:
+    """The command a line of text names, with `body` as its comment."""
     words = line.split()
     if not words:
         raise CommandError("The command line is empty: send 'help' for the list of commands.")
     first = words[0].lower()
     if first in ACCOUNT_WORDS:
         verb = ACCOUNT_WORDS[first]
-        if verb.run is None:
+        if verb.read is None:
             raise CommandError(
                 f"'{words[0]}' stands alone in a mail's Subject, with the commands in its body."
             )
-        verb.run(ctx, words[1:])
-        return
+        return verb.read(words[1:], body)
     if first in GAMES:
         game = GAMES[first]
         names = ", ".join(verb.name for verb in GAME_VERBS)
         if len(words) < 2:
             raise CommandError(f"What should {game.title} do? Commands: {names}.")
         found = GAME_WORDS.get(words[1].lower())
-        if found is None or found.run is None:
+        if found is None or found.read is None:
             raise CommandError(f"'{words[1][:30]}' is no {game.title} command; they are: {names}.")
-        found.run(ctx, game, words[2:])
-        return
+        return found.read(game, words[2:], body)
     names = ", ".join(verb.name for verb in ACCOUNT_VERBS)
     raise CommandError(
         f"'{words[0][:30]}' is no command or game. Commands: {names}; "
@@ -42,15 +51,57 @@ def run_command(ctx: Context, line: str) -> None:
     )
 
 
+def run_command(ctx: Context, line: str) -> None:
+    """Read one command line and run it."""
+    execute(ctx, read_command(line, ctx.body))
+
+
+GameRunner = Callable[[Context, Game, Any], None]
+AccountRunner = Callable[[Context, Any], None]
+
+# What runs each command that names a game (besides those on a board, in
+# board_commands.ON_BOARD), and each that does not.
+IN_GAME: dict[type[commands.Command], GameRunner] = {
+    commands.Challenge: challenge,
+    commands.AnswerChallenges: challenges.answer_all,
+    commands.Limit: standings.limit,
+    commands.Seek: standings.seek,
+    commands.Standings: standings.standings,
+    commands.History: standings.history,
+    commands.Subscribe: subscriptions.subscribe,
+    commands.Notify: subscriptions.notify,
+    commands.Show: view_commands.show,
+    commands.ShowPlayers: view_commands.show_players,
+    commands.Preview: view_commands.preview,
+    commands.Games: view_commands.games,
+}
+ACCOUNT: dict[type[commands.Command], AccountRunner] = {
+    commands.Help: view_commands.help_text,
+    commands.ListPlayers: account_commands.list_users,
+    commands.AllShow: account_commands.all_show,
+    commands.Signup: account_commands.signup,
+    commands.AddAddress: account_commands.add_address,
+    commands.Change: account_commands.change,
+    commands.MailPreference: account_commands.mail_preference,
+    commands.Vacation: account_commands.vacation,
+    commands.SignOff: account_commands.signoff,
+    commands.SignOn: account_commands.signon,
+    commands.DeleteAccount: account_commands.delete_account,
+    commands.Broadcast: account_commands.broadcast,
+    commands.Message: account_commands.message,
+    commands.Stop: account_commands.stop,
+}
+
+
 def execute(ctx: Context, command: commands.Command) -> None:
-    """Run a command object (from the web, the API or a bot)."""
-    if isinstance(command, commands.OnBoard):
-        execute_on_board(ctx, game_named(command.game), command)
-    elif isinstance(command, commands.Challenge):
-        challenge(ctx, game_named(command.game), command)
-    elif isinstance(command, commands.Change):
-        account_commands.change(ctx, command)
-    elif isinstance(command, commands.MailPreference):
-        account_commands.mail_preference(ctx, command)
+    """Run a command object, whichever door it came by."""
+    kind = type(command)
+    game = getattr(command, "game", None)
+    if kind in ACCOUNT:
+        ACCOUNT[kind](ctx, command)
+    elif isinstance(command, commands.OnBoard):
+        ON_BOARD[type(command)](ctx, game_named(command.game), command)
+    elif kind in IN_GAME and isinstance(game, str):
+        IN_GAME[kind](ctx, game_named(game), command)
     else:
-        account_commands.vacation(ctx, command)
+        raise TypeError(f"no runner for {kind.__name__}")

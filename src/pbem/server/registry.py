@@ -1,5 +1,5 @@
 """Every command, named once: its word and aliases, how it is written, what
-it does, and the function that runs it.
+it does, and the reader that turns its words into its command object.
 
 Dispatch finds commands here, `help` lists them from here, and the table at
 the top of `docs/commands.md` is this list (`make docs` writes it; a test
@@ -9,39 +9,46 @@ checks it is current). A command is added by adding a `Verb` below.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
-from ..documents import rules_text
 from ..games import GAMES
-from ..games.base import Game
-from . import (
-    account_commands,
-    board_commands,
-    commands,
-    standings,
-    subscriptions,
-    view_commands,
-    votes,
+from . import commands
+from .command_text import (
+    AccountReader,
+    GameReader,
+    read_add,
+    read_all,
+    read_challenge,
+    read_change,
+    read_credentials,
+    read_game_help,
+    read_games,
+    read_guarded,
+    read_help,
+    read_history,
+    read_limit,
+    read_list,
+    read_mail_preference,
+    read_message,
+    read_move,
+    read_notify,
+    read_plain,
+    read_preview,
+    read_queue,
+    read_seek,
+    read_show,
+    read_showas,
+    read_signup,
+    read_standings,
+    read_stop,
+    read_submit,
+    read_subscribe,
+    read_vacation,
+    read_vote,
 )
-from .commands import read_guarded, read_move, read_plain, read_queue
-from .context import Context, game_named, usage
-
-Command = Callable[[Context, list[str]], None]
-GameCommand = Callable[[Context, Game, list[str]], None]
-
-
-def on_board(read: Callable[[Game, list[str], str], commands.OnBoard]) -> GameCommand:
-    """The text form of a board command: read its words into the command,
-    then run that as any door would."""
-
-    def run(ctx: Context, game: Game, words: list[str]) -> None:
-        board_commands.execute_on_board(ctx, game, read(game, words, ctx.body))
-
-    return run
 
 
 @dataclass(frozen=True)
@@ -64,43 +71,33 @@ class Verb:
 class AccountVerb(Verb):
     """A command that stands alone (`signup ...`)."""
 
-    run: Command | None = None  # None: the service itself reads it (`multiple`)
+    read: AccountReader | None = None  # None: the service itself reads it (`multiple`)
 
 
 @dataclass(frozen=True)
 class GameVerb(Verb):
     """A command that follows a game's name (`vasco move ...`)."""
 
-    run: GameCommand | None = None
+    read: GameReader | None = None
 
     @property
     def written(self) -> tuple[str, ...]:
         return tuple(f"GAME {form}" for form in self.forms)
 
 
-def help_command(ctx: Context, words: list[str]) -> None:
-    """The list of commands, or a game's rules."""
-    usage("help [GAME]", words, 0, 1)
-    if words:
-        game = game_named(words[0])
-        ctx.reply.send(ctx.sender, f"{game.title} help", rules_text(game))
-    else:
-        ctx.reply.send(ctx.sender, "pbem help", command_list())
-
-
 ACCOUNT_VERBS: tuple[AccountVerb, ...] = (
-    AccountVerb("help", ("help [GAME]",), "this list, or a game's rules", run=help_command),
+    AccountVerb("help", ("help [GAME]",), "this list, or a game's rules", read=read_help),
     AccountVerb(
         "signup",
         ("signup USERID PASSWORD [ADDRESS]",),
         "make an account (ADDRESS: the sender's)",
-        run=account_commands.signup,
+        read=read_signup,
     ),
     AccountVerb(
         "add",
         ("add USERID PASSWORD ADDRESS",),
         "send commands from another address too",
-        run=account_commands.add_address,
+        read=read_add,
     ),
     AccountVerb(
         "change",
@@ -109,50 +106,52 @@ ACCOUNT_VERBS: tuple[AccountVerb, ...] = (
             "change address USERID PASSWORD NEWADDRESS",
         ),
         "a new password, or where your mail goes",
-        run=account_commands.change_words,
+        read=read_change,
     ),
-    AccountVerb("list", ("list",), "the players", run=account_commands.list_users),
+    AccountVerb("list", ("list",), "the players", read=read_list),
     AccountVerb(
         "vacation",
         ("vacation USERID PASSWORD on|off",),
         "no reminders or forfeits while away",
-        run=account_commands.vacation_words,
+        read=read_vacation,
     ),
     AccountVerb(
         "signoff",
         ("signoff USERID PASSWORD",),
         "leave: resign every board, no more mail",
-        run=account_commands.signoff,
+        read=read_credentials(commands.SignOff, "signoff USERID PASSWORD"),
     ),
     AccountVerb(
         "signon",
         ("signon USERID PASSWORD",),
         "come back after a signoff",
-        run=account_commands.signon,
+        read=read_credentials(commands.SignOn, "signon USERID PASSWORD"),
     ),
     AccountVerb(
         "delete",
         ("delete USERID PASSWORD",),
         "remove an account that never played",
-        run=account_commands.delete_account,
+        read=read_credentials(commands.DeleteAccount, "delete USERID PASSWORD"),
     ),
     AccountVerb(
         "broadcast",
         ("broadcast USERID PASSWORD",),
         "(administrators) the body to everyone",
-        run=account_commands.broadcast,
+        read=read_credentials(
+            commands.Broadcast, "broadcast USERID PASSWORD (the message in the body)"
+        ),
     ),
     AccountVerb(
         "message",
         ("message USERID PASSWORD TOUSERID",),
         "the body goes to that player",
-        run=account_commands.message,
+        read=read_message,
     ),
     AccountVerb(
         "all",
         ("all show USERID",),
         "every active board of a player",
-        run=account_commands.all_show,
+        read=read_all,
     ),
     AccountVerb("multiple", ("multiple",), "each line of the body is a command"),
     AccountVerb(
@@ -160,13 +159,13 @@ ACCOUNT_VERBS: tuple[AccountVerb, ...] = (
         ("mail USERID PASSWORD every|digest|none",),
         "which mail you want: every board mail, one mail a day listing boards "
         "awaiting you, or none",
-        run=account_commands.mail_preference_words,
+        read=read_mail_preference,
     ),
     AccountVerb(
         "stop",
         ("stop USERID TOKEN",),
         "no more mail, by the token in a mail's List-Unsubscribe header",
-        run=account_commands.stop,
+        read=read_stop,
     ),
 )
 
@@ -175,149 +174,149 @@ GAME_VERBS: tuple[GameVerb, ...] = (
         "challenge",
         ("challenge USER1 USER2 [-OPTION ...] [--nagtime=D] [--forfeittime=D] [--totaltime=D]",),
         "start a board; USER1 moves first",
-        run=board_commands.challenge_words,
+        read=read_challenge,
     ),
     GameVerb(
         "move",
         ("move BOARD USERID PASSWORD MOVE[#N]",),
         "play MOVE; #N (the move's number) makes a stale or repeated mail harmless",
-        run=on_board(read_move),
+        read=read_move,
     ),
     GameVerb(
         "submit",
         ("submit BOARD USERID PASSWORD MOVE[#N]",),
         "see the board after MOVE first ...",
-        run=board_commands.submit,
+        read=read_submit,
     ),
     GameVerb(
         "confirm",
         ("confirm BOARD USERID PASSWORD",),
         "... then play it",
-        run=board_commands.confirm,
+        read=partial(read_plain, commands.Confirm),
     ),
     GameVerb(
         "pass",
         ("pass BOARD USERID PASSWORD[#N]",),
         "pass, in the games that allow it",
-        run=on_board(partial(read_guarded, commands.Pass)),
+        read=partial(read_guarded, commands.Pass),
     ),
     GameVerb(
         "chat",
         ("chat BOARD USERID PASSWORD",),
         "the body goes to the other players",
-        run=on_board(partial(read_plain, commands.Chat)),
+        read=partial(read_plain, commands.Chat),
     ),
     GameVerb(
         "swap",
         ("swap BOARD USERID PASSWORD[#N]",),
         "the swap step (Vacu: take Black)",
-        run=on_board(partial(read_guarded, commands.Swap)),
+        read=partial(read_guarded, commands.Swap),
     ),
     GameVerb(
         "resign",
         ("resign BOARD USERID PASSWORD",),
         "resign (out of turn: when the turn comes; before your first move: decline)",
-        run=on_board(partial(read_plain, commands.Resign)),
+        read=partial(read_plain, commands.Resign),
     ),
     GameVerb(
         "queue",
         ("queue BOARD USERID PASSWORD MOVE [if THEIRMOVE]",),
         "play MOVE at your next turn (only if the opponent played THEIRMOVE)",
-        run=on_board(read_queue),
+        read=read_queue,
     ),
     GameVerb(
         "propose",
         ("propose BOARD USERID PASSWORD",),
         "propose a draw; every player must accept",
-        run=on_board(partial(read_plain, commands.Propose)),
+        read=partial(read_plain, commands.Propose),
     ),
     GameVerb(
         "undo",
         ("undo BOARD USERID PASSWORD",),
         "propose taking back the last move; every player must accept",
-        run=on_board(partial(read_plain, commands.Undo)),
+        read=partial(read_plain, commands.Undo),
     ),
     GameVerb(
         "accept",
         ("accept BOARD USERID PASSWORD", "accept USERID PASSWORD"),
         "vote for what is proposed; with no board: accept every open challenge",
-        run=votes.accept_words,
+        read=partial(read_vote, commands.Accept),
     ),
     GameVerb(
         "reject",
         ("reject BOARD USERID PASSWORD", "reject USERID PASSWORD"),
         "vote against what is proposed; with no board: decline every open challenge",
-        run=votes.reject_words,
+        read=partial(read_vote, commands.Reject),
     ),
     GameVerb(
         "show",
         ("show BOARD[#N]", "show USERID ... [all|active|inactive|next]"),
         "the board (as it was after move N); or the boards those players share "
         "(next: the first awaiting the first one)",
-        run=view_commands.show,
+        read=read_show,
     ),
     GameVerb(
         "showas",
         ("showas BOARD[#N] USERID",),
         "the board as that player sees it",
-        run=view_commands.showas,
+        read=read_showas,
     ),
     GameVerb(
         "preview",
         ("preview BOARD[#N] MOVE ...", "preview new PLAYERS MOVE ..."),
         "what the moves would do; nothing is stored (new: on a new board)",
-        run=view_commands.preview,
+        read=read_preview,
     ),
     GameVerb(
         "games",
         ("games [USERID]",),
         "the boards of a player (default: yours)",
-        run=view_commands.games,
+        read=read_games,
     ),
     GameVerb(
         "standings",
         ("standings",),
         "the players, best first",
         aliases=("ratings",),
-        run=standings.standings,
+        read=read_standings,
     ),
     GameVerb(
         "history",
         ("history USERID",),
         "a player's finished boards and ratings",
-        run=standings.history,
+        read=read_history,
     ),
     GameVerb(
         "limit",
         ("limit USERID PASSWORD N|none",),
         "the most boards of the game at once",
-        run=standings.limit,
+        read=read_limit,
     ),
     GameVerb(
         "seek",
         ("seek USERID PASSWORD N",),
         "how many new boards you would like",
-        run=standings.seek,
+        read=read_seek,
     ),
     GameVerb(
         "subscribe",
         ("subscribe USERID PASSWORD BOARD ...|all",),
         "copies of boards' mails (all: of every new board of the game)",
-        run=subscriptions.subscribe,
+        read=partial(read_subscribe, True),
     ),
     GameVerb(
         "unsubscribe",
         ("unsubscribe USERID PASSWORD BOARD ...|all",),
         "no more copies",
-        run=subscriptions.unsubscribe,
+        read=partial(read_subscribe, False),
     ),
     GameVerb(
         "notify",
         ("notify USERID PASSWORD on|off",),
         "a mail for each new board of the game",
-        run=subscriptions.notify,
+        read=read_notify,
     ),
-    GameVerb("help", ("help",), "the rules of the game", run=board_commands.game_help),
+    GameVerb("help", ("help",), "the rules of the game", read=read_game_help),
 )
 
 

@@ -14,11 +14,11 @@ from sqlalchemy import inspect, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..store import Board, ProcessedMessage, User, reading
-from ..store.boards import StaleBoard, finished_here, rebuild
+from ..store import ProcessedMessage, User, reading
+from ..store.boards import StaleBoard, finished_here
 from .accounts import authenticate, find_user
 from .board_mail import board_body, subject
-from .board_view import BoardViews
+from .board_view import BoardViews, read_view
 from .commands import Command
 from .context import Context
 from .dispatch import execute, run_command
@@ -335,13 +335,13 @@ class Server:
         parts = [error.message, ""]
         view = None
         if error.board is not None:
-            board = session.get(Board, error.board)
-            if board is not None:
-                state = rebuild(board)
-                parts += [f"The board ({subject(board, state)}):", ""]
-                parts.append(board_body(board, state, None).rstrip("\n"))
+            shown = read_view(session.connection(), error.board)
+            if shown is not None:
+                state = shown.state()
+                parts += [f"The board ({subject(shown, state)}):", ""]
+                parts.append(board_body(shown, state, None).rstrip("\n"))
                 parts.append("")
-                view = BoardView(board.id, board.version)
+                view = BoardView(shown.id, shown.version)
         parts.append("Your message was:")
         parts.append(f"> Subject: {line[:MAX_LINE]}")
         parts.extend(f"> {text}" for text in body[:2000].splitlines())

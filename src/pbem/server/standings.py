@@ -10,8 +10,9 @@ from sqlalchemy.orm import Session
 
 from ..games.base import Game
 from ..store import Board, BoardPlayer, BoardStatus, Rating, RatingEvent, User
+from . import commands
 from .accounts import main_address, user_named
-from .context import Context, login, usage
+from .context import Context, login
 from .errors import CommandError
 from .ratings import ESTABLISHED, rating_row
 
@@ -123,9 +124,8 @@ def standing_sections(
     }
 
 
-def standings(ctx: Context, game: Game, words: list[str]) -> None:
+def standings(ctx: Context, game: Game, command: commands.Standings) -> None:
     """Established, provisional and inactive players, best first."""
-    usage(f"{game.name} standings", words, 0)
     lines = [f"{game.title} standings"]
     header = "Player           Rating Games  W-L-D     Active/Limit Seeking"
     for title, entries in standing_sections(ctx.session, game.name, ctx.now).items():
@@ -145,10 +145,9 @@ def standings(ctx: Context, game: Game, words: list[str]) -> None:
     ctx.reply.send(ctx.sender, f"{game.title} standings", "\n".join(lines) + "\n")
 
 
-def history(ctx: Context, game: Game, words: list[str]) -> None:
+def history(ctx: Context, game: Game, command: commands.History) -> None:
     """One line per finished board of the player: result and rating change."""
-    usage(f"{game.name} history USERID", words, 1)
-    user = user_named(ctx.session, words[0])
+    user = user_named(ctx.session, command.player)
     events = ctx.session.execute(
         select(RatingEvent, User.userid)
         .join(User, User.id == RatingEvent.opponent_id)
@@ -167,33 +166,33 @@ def history(ctx: Context, game: Game, words: list[str]) -> None:
     ctx.reply.send(ctx.sender, f"{game.title} history {user.userid}", "\n".join(lines) + "\n")
 
 
-def limit(ctx: Context, game: Game, words: list[str]) -> None:
-    """`limit USERID PASSWORD N|none`: the most boards of this game at once."""
-    usage(f"{game.name} limit USERID PASSWORD N|none", words, 3)
-    user = login(ctx, words[0], words[1])
+MAX_LIMIT = 1000
+MAX_SEEK = 100
+
+
+def limit(ctx: Context, game: Game, command: commands.Limit) -> None:
+    """The most boards of this game the player plays at once (None: no limit)."""
+    if command.limit is not None and not 0 <= command.limit <= MAX_LIMIT:
+        raise CommandError(
+            f"Write a number of boards (0 to {MAX_LIMIT}) or none: {game.name} limit ..."
+        )
+    user = login(ctx, command.userid, command.password)
     row = rating_row(ctx.session, user.id, game.name)
-    if words[2].lower() == "none":
-        row.limit = None
-        said = "no limit"
-    elif words[2].isdigit() and int(words[2]) <= 1000:
-        row.limit = int(words[2])
-        said = f"at most {row.limit} boards at once"
-    else:
-        raise CommandError(f"Write a number of boards (0 to 1000) or none: {game.name} limit ...")
+    row.limit = command.limit
+    said = "no limit" if row.limit is None else f"at most {row.limit} boards at once"
     ctx.reply.send(
         main_address(user), f"{game.title} limit {user.userid}", f"{game.title}: {said}.\n"
     )
 
 
-def seek(ctx: Context, game: Game, words: list[str]) -> None:
-    """`seek USERID PASSWORD N`: how many new boards the player would like."""
-    usage(f"{game.name} seek USERID PASSWORD N", words, 3)
-    user = login(ctx, words[0], words[1])
-    if not words[2].isdigit() or int(words[2]) > 100:
-        raise CommandError(f"Write how many games you seek, 0 to 100: {game.name} seek ...")
-    rating_row(ctx.session, user.id, game.name).seeking = int(words[2])
+def seek(ctx: Context, game: Game, command: commands.Seek) -> None:
+    """How many new boards of this game the player would like."""
+    if not 0 <= command.count <= MAX_SEEK:
+        raise CommandError(f"Write how many games you seek, 0 to {MAX_SEEK}: {game.name} seek ...")
+    user = login(ctx, command.userid, command.password)
+    rating_row(ctx.session, user.id, game.name).seeking = command.count
     ctx.reply.send(
         main_address(user),
         f"{game.title} seek {user.userid}",
-        f"{user.userid} now seeks {words[2]} {game.title} games; the standings show it.\n",
+        f"{user.userid} now seeks {command.count} {game.title} games; the standings show it.\n",
     )

@@ -12,39 +12,33 @@ from sqlalchemy import select
 from ..games import get_game
 from ..games.base import Game
 from ..store import Board, Subscription, User
+from . import commands
 from .accounts import main_address
 from .board_mail import players_of
-from .context import Context, board_numbered, login
+from .command_text import MAX_TARGETS
+from .context import Context, board_of, login
 from .errors import CommandError
 
 
-def subscribe(ctx: Context, game: Game, words: list[str]) -> None:
-    change_subscriptions(ctx, game, words, add=True)
-
-
-def unsubscribe(ctx: Context, game: Game, words: list[str]) -> None:
-    change_subscriptions(ctx, game, words, add=False)
-
-
-def change_subscriptions(ctx: Context, game: Game, words: list[str], *, add: bool) -> None:
+def subscribe(ctx: Context, game: Game, command: commands.Subscribe) -> None:
+    """Copies of boards' mails, or (`add` false) no more copies."""
+    add = command.add
     verb = "subscribe" if add else "unsubscribe"
-    if len(words) < 3:
+    if not command.boards and not command.new_boards:
+        raise CommandError(f"Name the boards, or all: {game.name} {verb} USERID PASSWORD BOARD ...")
+    if len(command.boards) > MAX_TARGETS:
         raise CommandError(
-            f"Write this command as: {game.name} {verb} USERID PASSWORD BOARD ...|all"
+            f"At most {MAX_TARGETS} boards at a time: send the others in another command."
         )
-    user = login(ctx, words[0], words[1])
-    targets = words[2:]
-    if len(targets) > 50:
-        raise CommandError("At most 50 boards at a time: send the others in another command.")
+    user = login(ctx, command.userid, command.password)
     done = []
-    for target in targets:
-        if target.lower() == "all":
-            set_subscription(ctx, user, game.name, "all", None, add)
-            done.append(f"every new {game.title} board")
-        else:
-            board = board_numbered(ctx, game, target)
-            set_subscription(ctx, user, game.name, "board", board.id, add)
-            done.append(f"board {board.id}")
+    if command.new_boards:
+        set_subscription(ctx, user, game.name, "all", None, add)
+        done.append(f"every new {game.title} board")
+    for number in command.boards:
+        board = board_of(ctx, game, number)
+        set_subscription(ctx, user, game.name, "board", board.id, add)
+        done.append(f"board {board.id}")
     what = ", ".join(done)
     said = f"copies of the mails of {what}" if add else f"no more copies of {what}"
     ctx.reply.send(
@@ -52,11 +46,10 @@ def change_subscriptions(ctx: Context, game: Game, words: list[str], *, add: boo
     )
 
 
-def notify(ctx: Context, game: Game, words: list[str]) -> None:
-    if len(words) != 3 or words[2].lower() not in ("on", "off"):
-        raise CommandError(f"Write this command as: {game.name} notify USERID PASSWORD on|off")
-    user = login(ctx, words[0], words[1])
-    on = words[2].lower() == "on"
+def notify(ctx: Context, game: Game, command: commands.Notify) -> None:
+    """A mail for each new board of the game, or none."""
+    user = login(ctx, command.userid, command.password)
+    on = command.on
     set_subscription(ctx, user, game.name, "notify", None, on)
     said = "a mail for each new board" if on else "no mail about new boards"
     ctx.reply.send(

@@ -29,7 +29,7 @@ def resign(ctx: Context, game: Game, command: commands.Resign) -> None:
         end_by_resignation(ctx, board, state, seat)
         ctx.reply.did(Effect.RESIGNED)
         return
-    queue_entry(ctx, board, seat, RESIGN, "")
+    queue_entry(ctx, board, seat, RESIGN, "", command.comment)
     for player in board.players:
         ctx.reply.send(
             main_address(player.user),
@@ -73,7 +73,7 @@ def queue(ctx: Context, game: Game, command: commands.Queue) -> None:
         ) from None
     except IllegalMove:
         pass
-    queue_entry(ctx, board, seat, command.move, condition)
+    queue_entry(ctx, board, seat, command.move, condition, command.comment)
     when = f"if the reply is {condition}" if condition else "whatever the reply"
     ctx.reply.send(
         main_address(user),
@@ -84,14 +84,16 @@ def queue(ctx: Context, game: Game, command: commands.Queue) -> None:
     ctx.reply.did(Effect.QUEUED)
 
 
-def queue_entry(ctx: Context, board: Board, seat: int, text: str, condition: str) -> None:
+def queue_entry(
+    ctx: Context, board: Board, seat: int, text: str, condition: str, comment: str
+) -> None:
     ctx.session.add(
         QueuedMove(
             board_id=board.id,
             seat=seat,
             text=text,
             condition=condition,
-            comment=ctx.body,
+            comment=comment,
             created_at=ctx.now,
         )
     )

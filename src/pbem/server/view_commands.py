@@ -1,5 +1,5 @@
 """The commands that look without changing anything: show (a board, or the
-boards of players), showas, preview and games."""
+boards of players), showas, preview, games and help."""
 
 from __future__ import annotations
 
@@ -7,72 +7,60 @@ from collections.abc import Iterable
 
 from sqlalchemy import select
 
-from ..games.base import Game, MoveError, MoveSyntaxError, OptionError, State, is_option
+from ..documents import rules_text
+from ..games.base import Game, MoveError, MoveSyntaxError, OptionError, State
 from ..store import Board, BoardPlayer, BoardStatus
 from ..store.boards import awaits, boards_of, rebuild
+from . import commands
 from .accounts import (
     user_named,
 )
-from .board_mail import board_body, players_of, subject
-from .context import (
-    Context,
-    board_numbered,
-    seat_of,
-    sender_account,
-    usage,
-)
+from .board_mail import board_body, players_of, subject, view_in
+from .context import Context, board_of, game_named, seat_of, sender_account
 from .errors import CONFLICT, MALFORMED, CommandError
 from .messages import BoardView
+from .registry import command_list
 
 
-def board_at(ctx: Context, game: Game, word: str, form: str) -> tuple[Board, State]:
-    """The board named by `BOARD[#N]`, as it was after move N (default: now)."""
-    number_text, _, at = word.partition("#")
-    board = board_numbered(ctx, game, number_text)
-    upto = None
-    if at:
-        if not at.isdigit() or not 0 <= int(at) <= board.version:
-            raise CommandError(
-                f"Board {board.id} has moves 0 to {board.version}: write {form}.", board.id
-            )
-        upto = int(at)
-    return board, rebuild(board, upto)
+def board_at(ctx: Context, game: Game, number: int, at: int | None) -> tuple[Board, State]:
+    """The board, as it was after move `at` (None: now)."""
+    board = board_of(ctx, game, number)
+    if at is not None and not 0 <= at <= board.version:
+        raise CommandError(
+            f"Board {board.id} has moves 0 to {board.version}: write {board.id}#N with N "
+            f"from 0 to {board.version}.",
+            board.id,
+        )
+    return board, rebuild(board, at)
 
 
-SHOW_FILTERS = ("all", "active", "inactive", "next")
+def show(ctx: Context, game: Game, command: commands.Show) -> None:
+    """The board, drawn for the sender if they play on it, or (`showas`)
+    for the player named."""
+    board, state = board_at(ctx, game, command.board, command.at)
+    if command.player is not None:
+        seat: int | None = seat_of(board, user_named(ctx.session, command.player))
+    else:
+        sender_user = sender_account(ctx)
+        seat = None
+        if sender_user is not None:
+            seats = [p.seat for p in board.players if p.user_id == sender_user.id]
+            seat = seats[0] if seats else None
+    picture = BoardView(board.id, len(state.moves), seat)
+    view = view_in(ctx.session, board)
+    ctx.reply.send(ctx.sender, subject(view, state), board_body(view, state, seat), board=picture)
 
 
-def show(ctx: Context, game: Game, words: list[str]) -> None:
-    form = f"{game.name} show BOARD[#N], or {game.name} show USERID ... [all|active|inactive|next]"
-    if not words:
-        raise CommandError(f"Write this command as: {form}")
-    if not words[0].partition("#")[0].isdigit():
-        show_players(ctx, game, words)
-        return
-    usage(form, words, 1)
-    board, state = board_at(ctx, game, words[0], form)
-    sender_user = sender_account(ctx)
-    seat = None
-    if sender_user is not None:
-        seats = [p.seat for p in board.players if p.user_id == sender_user.id]
-        seat = seats[0] if seats else None
-    view = BoardView(board.id, len(state.moves), seat)
-    ctx.reply.send(ctx.sender, subject(board, state), board_body(board, state, seat), board=view)
-
-
-def show_players(ctx: Context, game: Game, words: list[str]) -> None:
+def show_players(ctx: Context, game: Game, command: commands.ShowPlayers) -> None:
     """The boards the named players share: active ones (the default), all,
     inactive (finished) ones, or `next`: the first board awaiting the first
     player's move."""
-    choice = "active"
-    if words[-1].lower() in SHOW_FILTERS:
-        choice = words[-1].lower()
-        words = words[:-1]
-    if not words or len(words) > 4:
-        raise CommandError(
-            f"Name one to four players: {game.name} show USERID ... [{'|'.join(SHOW_FILTERS)}]"
-        )
-    users = [user_named(ctx.session, name) for name in words]
+    choice = command.selector
+    if choice not in commands.SHOW_SELECTORS:
+        raise CommandError(f"Choose the boards by one of {', '.join(commands.SHOW_SELECTORS)}.")
+    if not 1 <= len(command.players) <= 4:
+        raise CommandError("Name one to four players.")
+    users = [user_named(ctx.session, name) for name in command.players]
     query = select(Board).where(Board.game == game.name).order_by(Board.id)
     for user in users:
         query = query.where(Board.players.any(BoardPlayer.user_id == user.id))
@@ -96,43 +84,26 @@ def show_players(ctx: Context, game: Game, words: list[str]) -> None:
     for board in boards:
         state = rebuild(board)
         seat = next((p.seat for p in board.players if p.user_id == users[0].id), None)
-        parts.append(f"== {subject(board, state)} ==\n\n" + board_body(board, state, seat))
+        view = view_in(ctx.session, board)
+        parts.append(f"== {subject(view, state)} ==\n\n" + board_body(view, state, seat))
     ctx.reply.send(ctx.sender, f"{game.title} show {names} {choice}", "\n".join(parts))
 
 
-def showas(ctx: Context, game: Game, words: list[str]) -> None:
-    """The board drawn as one of its players sees it."""
-    form = f"{game.name} showas BOARD[#N] USERID"
-    usage(form, words, 2)
-    board, state = board_at(ctx, game, words[0], form)
-    seat = seat_of(board, user_named(ctx.session, words[1]))
-    view = BoardView(board.id, len(state.moves), seat)
-    ctx.reply.send(ctx.sender, subject(board, state), board_body(board, state, seat), board=view)
-
-
-def preview(ctx: Context, game: Game, words: list[str]) -> None:
+def preview(ctx: Context, game: Game, command: commands.Preview) -> None:
     """What moves would do, on a board (as it is, or after move N) or on a
     new one; nothing is stored."""
-    form = f"{game.name} preview BOARD[#N] MOVE ... or {game.name} preview new PLAYERS MOVE ..."
-    if len(words) < 2:
-        raise CommandError(f"Write this command as: {form}")
-    if words[0].lower() == "new":
-        if words[1] != str(game.players):
-            raise CommandError(
-                f"{game.title} is played by {game.players}: write {game.name} preview new "
-                f"{game.players} [-OPTION ...] MOVE ..."
-            )
-        options = [word for word in words[2:] if is_option(word)]
-        moves = [word for word in words[2:] if not is_option(word)]
+    moves = command.moves
+    if not moves:
+        raise CommandError("Name the moves to preview.")
+    if command.board is None:
         try:
-            start = game.new_state(game.parse_options(options))
+            start = game.new_state(game.parse_options(list(command.options)))
         except OptionError as error:
             raise CommandError(str(error)) from None
         title = f"{game.title} preview"
         heading = ""
     else:
-        board, start = board_at(ctx, game, words[0], form)
-        moves = words[1:]
+        board, start = board_at(ctx, game, command.board, command.at)
         title = f"{game.title} Board {board.id} preview"
         heading = f"Board {board.id} after {' '.join(moves)} (a preview: nothing was played).\n\n"
     ctx.reply.send(ctx.sender, title, heading + play_moves(start, moves).text_board())
@@ -153,10 +124,10 @@ def play_moves(state: State, moves: Iterable[str]) -> State:
     return state
 
 
-def games(ctx: Context, game: Game, words: list[str]) -> None:
-    usage(f"{game.name} games [USERID]", words, 0, 1)
-    if words:
-        user = user_named(ctx.session, words[0])
+def games(ctx: Context, game: Game, command: commands.Games) -> None:
+    """A player's boards of the game (default: the sender's)."""
+    if command.player is not None:
+        user = user_named(ctx.session, command.player)
     else:
         found = sender_account(ctx)
         if found is None:
@@ -173,3 +144,12 @@ def games(ctx: Context, game: Game, words: list[str]) -> None:
     if not boards:
         lines.append("  none yet")
     ctx.reply.send(ctx.sender, f"{game.title} games {user.userid}", "\n".join(lines) + "\n")
+
+
+def help_text(ctx: Context, command: commands.Help) -> None:
+    """The list of commands, or a game's rules."""
+    if command.game is None:
+        ctx.reply.send(ctx.sender, "pbem help", command_list())
+    else:
+        game = game_named(command.game)
+        ctx.reply.send(ctx.sender, f"{game.title} help", rules_text(game))

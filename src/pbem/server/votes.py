@@ -8,19 +8,16 @@ every open proposal.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from sqlalchemy import select
 
 from ..games import get_game
 from ..games.base import Game
 from ..store import Board, Ending, User, Vote
 from ..store.boards import take_back
-from . import challenges, commands
+from . import commands
 from .accounts import main_address
 from .board_mail import players_of, send_board
-from .commands import read_plain
-from .context import Context, board_of, login, seat_of, usage
+from .context import Context, board_of, login, seat_of
 from .errors import CONFLICT, CommandError
 from .lifecycle import active_state, clear_votes, end_board
 from .messages import Effect
@@ -47,35 +44,6 @@ def vote(ctx: Context, game: Game, command: commands.OnBoard, kind: str) -> None
     cast(ctx, board, seat, kind)
     if not carry(ctx, board, kind):
         announce(ctx, board, f"{user.userid} proposes {WHAT[kind]}", kind)
-
-
-def accept_words(ctx: Context, game: Game, words: list[str]) -> None:
-    """`accept BOARD USERID PASSWORD` votes for the board's proposals;
-    `accept USERID PASSWORD` accepts every open challenge."""
-    on_board_or_challenges(ctx, game, words, commands.Accept, accept, challenges.accept_all)
-
-
-def reject_words(ctx: Context, game: Game, words: list[str]) -> None:
-    """`reject BOARD USERID PASSWORD` ends the board's proposals;
-    `reject USERID PASSWORD` declines every open challenge."""
-    on_board_or_challenges(ctx, game, words, commands.Reject, reject, challenges.reject_all)
-
-
-def on_board_or_challenges(
-    ctx: Context,
-    game: Game,
-    words: list[str],
-    kind: type[commands.Accept | commands.Reject],
-    on_board: Callable[[Context, Game, commands.OnBoard], None],
-    all_challenges: Callable[[Context, Game, list[str]], None],
-) -> None:
-    """`VERB BOARD USERID PASSWORD` runs `on_board`; `VERB USERID PASSWORD`
-    (pbmserv's answer to every open challenge) runs `all_challenges`."""
-    usage(f"{game.name} {kind.verb} [BOARD] USERID PASSWORD", words, 2, 3)
-    if len(words) == 2:
-        all_challenges(ctx, game, words)
-    else:
-        on_board(ctx, game, read_plain(kind, game, words, ctx.body))
 
 
 def accept(ctx: Context, game: Game, command: commands.OnBoard) -> None:

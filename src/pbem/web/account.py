@@ -9,10 +9,10 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..server import api_tokens
-from ..server.accounts import check_password, find_user
-from ..server.commands import Change, Command, MailPreference, Vacation
+from ..server.accounts import find_user
+from ..server.commands import Change, Command, MailPreference, Signup, Vacation
 from ..server.errors import CommandError
-from .actions import Outcome, act, act_on, flash, server_of
+from .actions import Outcome, act_on, execute_as, flash, server_of
 from .session import PostedForm, check_csrf, current_userid, log_in, log_out
 from .templating import render
 
@@ -30,16 +30,12 @@ def signup(request: Request, form: PostedForm) -> Response:
     password = str(form.get("password", ""))
     address = str(form.get("address", "")).strip()
     outcome_error: str | None = None
-    try:
-        check_password(password)  # here, since a space would split the command line
-    except CommandError as error:
-        outcome_error = error.message
     if not address:
         outcome_error = "Give a mail address: board mails and replies go there."
-    elif outcome_error is None:
+    else:
         request.session.pop("userid", None)  # signing up as someone new
-        outcome = act(request, f"signup {userid} {password} {address}", sender=address)
-        outcome_error = outcome.error
+        command = Signup(userid=userid, password=password, address=address)
+        outcome_error = execute_as(server_of(request), None, command).error
     if outcome_error:
         return render(
             request,

@@ -1,8 +1,8 @@
 """Doing things from the web: the same commands as mail, run for the
 logged-in player (the web vouches for them, so no password is sent), with
-the same mails going out. Board actions and settings are command objects
-(`server.commands`); the rest are still command lines. What went wrong
-comes back as a message for the page."""
+the same mails going out. The pages build command objects
+(`server.commands`); the API's one text door runs a command line as mail
+would. What went wrong comes back as a message for the page."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from fastapi import Request
 from ..server import Server
 from ..server.commands import Command, Move
 from ..server.messages import Effect, Sent
-from .session import current_userid
 
 
 @dataclass(frozen=True)
@@ -48,8 +47,9 @@ def run_as(
     return outcome_of(server.handle(sender, line, body, as_user=userid, mail_errors=False))
 
 
-def execute_as(server: Server, userid: str, command: Command) -> Outcome:
-    """Run a command object for a player the door vouches for."""
+def execute_as(server: Server, userid: str | None, command: Command) -> Outcome:
+    """Run a command object for a player the door vouches for (None: for
+    no one, as signing up is)."""
     return outcome_of(server.execute(command, as_user=userid))
 
 
@@ -63,12 +63,6 @@ def outcome_of(messages: Sent) -> Outcome:
 def act_on(request: Request, userid: str, command: Command) -> Outcome:
     """Run a command object for the logged-in player `userid`."""
     return execute_as(server_of(request), userid, command)
-
-
-def act(request: Request, line: str, body: str = "", sender: str = "") -> Outcome:
-    """Run a command line for the logged-in player (or, logged out, as the
-    given sender, for signing up)."""
-    return run_as(server_of(request), current_userid(request), line, body, sender)
 
 
 def play(

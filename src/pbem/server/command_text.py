@@ -1,0 +1,414 @@
+"""Reading a command's words (a mail's Subject, a `multiple` line, `pbem
+send`) into its command object (`commands.py`).
+
+Readers check only how the command is written: the word count, numbers
+that must be numbers, the words that must be one of a few. Whether the
+board exists, the password is right or the move is legal is the server's
+check, the same for every door. A reader that cannot read its words says
+how to write them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ..games.base import Game, is_option
+from . import commands
+from .context import game_named, split_move_number, usage
+from .errors import CommandError
+
+# What reads a command's words (after its command word, and for a game
+# command after the game's name too), given the body as its comment.
+AccountReader = Callable[[list[str], str], commands.Command]
+GameReader = Callable[[Game, list[str], str], commands.Command]
+
+MAX_DAYS = 365
+MAX_TARGETS = 50  # boards in one subscribe
+
+
+def board_number(text: str) -> int:
+    if not text.isdigit() or len(text) > 9:
+        raise CommandError(f"'{text[:20]}' is not a board number like 101.")
+    return int(text)
+
+
+def board_and_move(word: str, form: str) -> tuple[int, int | None]:
+    """`BOARD[#N]`: the board's number, and the move N (None: now)."""
+    number, mark, at = word.partition("#")
+    if not mark:
+        return board_number(number), None
+    if not at.isdigit() or len(at) > 6:
+        raise CommandError(f"After '#' comes a move's number, like 101#3: write {form}.")
+    return board_number(number), int(at)
+
+
+# ------------------------------------------------------ acting on a board
+
+VOTES: dict[str, type[commands.OnBoard]] = {
+    "resign": commands.Resign,
+    "propose": commands.Propose,
+    "undo": commands.Undo,
+    "accept": commands.Accept,
+    "reject": commands.Reject,
+}
+
+
+def read_move(game: Game, words: list[str], body: str) -> commands.OnBoard:
+    """`move BOARD USERID PASSWORD MOVE[#N]`; pbmserv's `move ... resign`
+    (and propose, undo, accept, reject, swap) are those commands."""
+    form = f"{game.name} move BOARD USERID PASSWORD MOVE[#N]"
+    usage(form, words, 4)
+    board = board_number(words[0])
+    word, mark, _ = words[3].partition("#")
+    if word.lower() == "swap":
+        return read_guarded(
+            commands.Swap, game, [*words[:2], words[2] + words[3][len(word) :]], body
+        )
+    if word.lower() in VOTES and not mark:
+        return VOTES[word.lower()](
+            game=game.name, board=board, userid=words[1], password=words[2], comment=body
+        )
+    text, number = split_move_number(words[3], form)
+    return commands.Move(
+        game=game.name,
+        board=board,
+        userid=words[1],
+        password=words[2],
+        move=text,
+        number=number,
+        comment=body,
+    )
+
+
+def read_submit(game: Game, words: list[str], body: str) -> commands.Submit:
+    form = f"{game.name} submit BOARD USERID PASSWORD MOVE[#N]"
+    usage(form, words, 4)
+    text, number = split_move_number(words[3], form)
+    return commands.Submit(
+        game=game.name,
+        board=board_number(words[0]),
+        userid=words[1],
+        password=words[2],
+        move=text,
+        number=number,
+        comment=body,
+    )
+
+
+def read_guarded(
+    kind: type[commands.Guarded], game: Game, words: list[str], body: str
+) -> commands.Guarded:
+    """`pass|swap BOARD USERID PASSWORD[#N]`."""
+    form = f"{game.name} {kind.verb} BOARD USERID PASSWORD[#N]"
+    usage(form, words, 3)
+    password, number = split_move_number(words[2], form)
+    return kind(
+        game=game.name,
+        board=board_number(words[0]),
+        userid=words[1],
+        password=password,
+        number=number,
+        comment=body,
+    )
+
+
+def read_plain(
+    kind: type[commands.OnBoard], game: Game, words: list[str], body: str
+) -> commands.OnBoard:
+    """`VERB BOARD USERID PASSWORD` (resign, chat, propose, undo, confirm)."""
+    usage(f"{game.name} {kind.verb} BOARD USERID PASSWORD", words, 3)
+    return kind(
+        game=game.name,
+        board=board_number(words[0]),
+        userid=words[1],
+        password=words[2],
+        comment=body,
+    )
+
+
+def read_vote(
+    kind: type[commands.Accept | commands.Reject], game: Game, words: list[str], body: str
+) -> commands.Command:
+    """`accept|reject BOARD USERID PASSWORD` votes on the board's proposals;
+    `accept|reject USERID PASSWORD` (pbmserv's answer to every open
+    challenge) takes or declines them all."""
+    usage(f"{game.name} {kind.verb} [BOARD] USERID PASSWORD", words, 2, 3)
+    if len(words) == 3:
+        return read_plain(kind, game, words, body)
+    return commands.AnswerChallenges(
+        game=game.name,
+        userid=words[0],
+        password=words[1],
+        accept=kind is commands.Accept,
+        comment=body,
+    )
+
+
+def read_queue(game: Game, words: list[str], body: str) -> commands.Queue:
+    form = f"{game.name} queue BOARD USERID PASSWORD MOVE [if THEIRMOVE]"
+    if len(words) not in (4, 6) or (len(words) == 6 and words[4].lower() != "if"):
+        raise CommandError(f"Write this command as: {form}")
+    return commands.Queue(
+        game=game.name,
+        board=board_number(words[0]),
+        userid=words[1],
+        password=words[2],
+        move=words[3],
+        condition=words[5] if len(words) == 6 else "",
+        comment=body,
+    )
+
+
+_DAYS = re.compile(r"--(nagtime|forfeittime|totaltime)=(\d{1,4})", re.IGNORECASE)
+
+
+def read_challenge(game: Game, words: list[str], body: str) -> commands.Challenge:
+    """`challenge USER1 USER2 [-OPTION ...] [--nagtime=DAYS] ...`."""
+    names = [word for word in words if not word.startswith("-")]
+    days: dict[str, int] = {}
+    options = []
+    for word in words:
+        if word.startswith("--"):
+            match = _DAYS.fullmatch(word)
+            if not match:
+                raise CommandError(
+                    f"Cannot read '{word[:40]}': timing is --nagtime=DAYS, --forfeittime=DAYS "
+                    f"or --totaltime=DAYS, with 1 to {MAX_DAYS} days."
+                )
+            days[match.group(1).lower()] = int(match.group(2))
+        elif word.startswith("-"):
+            options.append(word)
+    return commands.Challenge(
+        game=game.name,
+        players=tuple(names),
+        options=tuple(options),
+        nag_days=days.get("nagtime"),
+        forfeit_days=days.get("forfeittime"),
+        total_days=days.get("totaltime"),
+        comment=body,
+    )
+
+
+# ------------------------------------------------ a player's game settings
+
+
+def read_limit(game: Game, words: list[str], body: str) -> commands.Limit:
+    usage(f"{game.name} limit USERID PASSWORD N|none", words, 3)
+    if words[2].lower() == "none":
+        limit = None
+    elif words[2].isdigit() and len(words[2]) <= 6:
+        limit = int(words[2])
+    else:
+        raise CommandError(f"Write a number of boards (0 to 1000) or none: {game.name} limit ...")
+    return commands.Limit(
+        game=game.name, userid=words[0], password=words[1], limit=limit, comment=body
+    )
+
+
+def read_seek(game: Game, words: list[str], body: str) -> commands.Seek:
+    usage(f"{game.name} seek USERID PASSWORD N", words, 3)
+    if not words[2].isdigit() or len(words[2]) > 6:
+        raise CommandError(f"Write how many games you seek, 0 to 100: {game.name} seek ...")
+    return commands.Seek(
+        game=game.name, userid=words[0], password=words[1], count=int(words[2]), comment=body
+    )
+
+
+def read_subscribe(add: bool, game: Game, words: list[str], body: str) -> commands.Subscribe:
+    """`subscribe|unsubscribe USERID PASSWORD BOARD ...|all`."""
+    verb = "subscribe" if add else "unsubscribe"
+    if len(words) < 3:
+        raise CommandError(
+            f"Write this command as: {game.name} {verb} USERID PASSWORD BOARD ...|all"
+        )
+    targets = words[2:]
+    if len(targets) > MAX_TARGETS:
+        raise CommandError(
+            f"At most {MAX_TARGETS} boards at a time: send the others in another command."
+        )
+    return commands.Subscribe(
+        game=game.name,
+        userid=words[0],
+        password=words[1],
+        boards=tuple(board_number(target) for target in targets if target.lower() != "all"),
+        new_boards=any(target.lower() == "all" for target in targets),
+        add=add,
+        comment=body,
+    )
+
+
+def read_notify(game: Game, words: list[str], body: str) -> commands.Notify:
+    if len(words) != 3 or words[2].lower() not in ("on", "off"):
+        raise CommandError(f"Write this command as: {game.name} notify USERID PASSWORD on|off")
+    return commands.Notify(
+        game=game.name,
+        userid=words[0],
+        password=words[1],
+        on=words[2].lower() == "on",
+        comment=body,
+    )
+
+
+# ----------------------------------------------------------------- looking
+
+
+def read_show(game: Game, words: list[str], body: str) -> commands.Command:
+    """`show BOARD[#N]`, or `show USERID ... [all|active|inactive|next]`."""
+    form = f"{game.name} show BOARD[#N], or {game.name} show USERID ... [all|active|inactive|next]"
+    if not words:
+        raise CommandError(f"Write this command as: {form}")
+    if not words[0].partition("#")[0].isdigit():
+        return read_show_players(game, words, body)
+    usage(form, words, 1)
+    board, at = board_and_move(words[0], form)
+    return commands.Show(game=game.name, board=board, at=at, comment=body)
+
+
+def read_show_players(game: Game, words: list[str], body: str) -> commands.ShowPlayers:
+    selector = "active"
+    if words[-1].lower() in commands.SHOW_SELECTORS:
+        selector = words[-1].lower()
+        words = words[:-1]
+    if not words or len(words) > 4:
+        raise CommandError(
+            f"Name one to four players: {game.name} show USERID ... "
+            f"[{'|'.join(commands.SHOW_SELECTORS)}]"
+        )
+    return commands.ShowPlayers(
+        game=game.name, players=tuple(words), selector=selector, comment=body
+    )
+
+
+def read_showas(game: Game, words: list[str], body: str) -> commands.Show:
+    form = f"{game.name} showas BOARD[#N] USERID"
+    usage(form, words, 2)
+    board, at = board_and_move(words[0], form)
+    return commands.Show(game=game.name, board=board, at=at, player=words[1], comment=body)
+
+
+def read_preview(game: Game, words: list[str], body: str) -> commands.Preview:
+    """`preview BOARD[#N] MOVE ...`, or `preview new PLAYERS [-OPTION ...] MOVE ...`."""
+    form = f"{game.name} preview BOARD[#N] MOVE ... or {game.name} preview new PLAYERS MOVE ..."
+    if len(words) < 2:
+        raise CommandError(f"Write this command as: {form}")
+    if words[0].lower() == "new":
+        if words[1] != str(game.players):
+            raise CommandError(
+                f"{game.title} is played by {game.players}: write {game.name} preview new "
+                f"{game.players} [-OPTION ...] MOVE ..."
+            )
+        return commands.Preview(
+            game=game.name,
+            board=None,
+            options=tuple(word for word in words[2:] if is_option(word)),
+            moves=tuple(word for word in words[2:] if not is_option(word)),
+            comment=body,
+        )
+    board, at = board_and_move(words[0], form)
+    return commands.Preview(
+        game=game.name, board=board, at=at, moves=tuple(words[1:]), comment=body
+    )
+
+
+def read_games(game: Game, words: list[str], body: str) -> commands.Games:
+    usage(f"{game.name} games [USERID]", words, 0, 1)
+    return commands.Games(game=game.name, player=words[0] if words else None, comment=body)
+
+
+def read_standings(game: Game, words: list[str], body: str) -> commands.Standings:
+    usage(f"{game.name} standings", words, 0)
+    return commands.Standings(game=game.name, comment=body)
+
+
+def read_history(game: Game, words: list[str], body: str) -> commands.History:
+    usage(f"{game.name} history USERID", words, 1)
+    return commands.History(game=game.name, player=words[0], comment=body)
+
+
+def read_game_help(game: Game, words: list[str], body: str) -> commands.Help:
+    usage(f"{game.name} help", words, 0)
+    return commands.Help(game=game.name, comment=body)
+
+
+def read_help(words: list[str], body: str) -> commands.Help:
+    usage("help [GAME]", words, 0, 1)
+    game = game_named(words[0]).name if words else None
+    return commands.Help(game=game, comment=body)
+
+
+def read_list(words: list[str], body: str) -> commands.ListPlayers:
+    usage("list", words, 0)
+    return commands.ListPlayers(comment=body)
+
+
+def read_all(words: list[str], body: str) -> commands.AllShow:
+    usage("all show USERID", words, 2)
+    if words[0].lower() != "show":
+        raise CommandError("Write this command as: all show USERID")
+    return commands.AllShow(player=words[1], comment=body)
+
+
+# ---------------------------------------------------------------- accounts
+
+
+def read_signup(words: list[str], body: str) -> commands.Signup:
+    usage("signup USERID PASSWORD [ADDRESS]", words, 2, 3)
+    return commands.Signup(
+        userid=words[0],
+        password=words[1],
+        address=words[2] if len(words) == 3 else None,
+        comment=body,
+    )
+
+
+def read_add(words: list[str], body: str) -> commands.AddAddress:
+    usage("add USERID PASSWORD ADDRESS", words, 3)
+    return commands.AddAddress(userid=words[0], password=words[1], address=words[2], comment=body)
+
+
+CHANGE_FORM = (
+    "change password USERID PASSWORD NEWPASSWORD, or change address USERID PASSWORD NEWADDRESS"
+)
+
+
+def read_change(words: list[str], body: str) -> commands.Change:
+    usage(CHANGE_FORM, words, 4)
+    if words[0].lower() not in ("password", "address"):
+        raise CommandError(f"Write this command as: {CHANGE_FORM}")
+    return commands.Change(
+        what=words[0].lower(), userid=words[1], password=words[2], new=words[3], comment=body
+    )
+
+
+def read_mail_preference(words: list[str], body: str) -> commands.MailPreference:
+    usage("mail USERID PASSWORD every|digest|none", words, 3)
+    return commands.MailPreference(
+        userid=words[0], password=words[1], preference=words[2], comment=body
+    )
+
+
+def read_vacation(words: list[str], body: str) -> commands.Vacation:
+    usage("vacation USERID PASSWORD on|off", words, 3)
+    return commands.Vacation(userid=words[0], password=words[1], state=words[2], comment=body)
+
+
+def read_credentials(kind: type[commands.Acting], form: str) -> AccountReader:
+    """The reader of `VERB USERID PASSWORD` (signoff, signon, delete,
+    broadcast), written as `form` when it is not."""
+
+    def read(words: list[str], body: str) -> commands.Command:
+        usage(form, words, 2)
+        return kind(userid=words[0], password=words[1], comment=body)
+
+    return read
+
+
+def read_message(words: list[str], body: str) -> commands.Message:
+    usage("message USERID PASSWORD TOUSERID (the message in the body)", words, 3)
+    return commands.Message(userid=words[0], password=words[1], to=words[2], comment=body)
+
+
+def read_stop(words: list[str], body: str) -> commands.Stop:
+    usage("stop USERID TOKEN (the token comes in each mail's List-Unsubscribe header)", words, 2)
+    return commands.Stop(userid=words[0], token=words[1], comment=body)
