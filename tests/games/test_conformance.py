@@ -135,6 +135,35 @@ def test_the_text_board_fits_a_mail_and_the_svg_is_well_formed(state: State[Any]
     assert root.tag.endswith("svg")
 
 
+@settings(max_examples=40, deadline=None)
+@given(positions(), st.integers(min_value=-1, max_value=1))
+def test_a_game_ended_off_the_board_reads_as_over(state: State[Any], who: int) -> None:
+    """A resignation or a forfeit ends a game the rules have not ended:
+    `ended` is that position, over, for every drawing of it."""
+    winner = None if who < 0 else who
+    over = state.ended("bob resigned", winner)
+    assert over.to_move is None and over.legal_moves() == []
+    assert over.result is not None and over.result.winner == winner
+    assert over.status_line() == "Game over: bob resigned."
+    text = " ".join(over.text_board().split())
+    assert "Game over: bob resigned." in text and "to move" not in text
+    assert "For example" not in text
+    assert over.moves == state.moves and over.svg_board()
+    with pytest.raises(MoveError):
+        over.play_text(state.move_text(state.legal_moves()[0]) if state.legal_moves() else "a")
+    assert state.status_line() != over.status_line()  # the position itself is unchanged
+    assert state.result is not None or state.legal_moves()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_game_ended_before_its_first_move_is_drawn(name: str) -> None:
+    """A declined challenge ends a board at its start."""
+    for winner in (None, 0, 1):
+        over = get_game(name).start().ended("bob declined the challenge", winner)
+        assert "Game over: bob declined the challenge." in over.text_board()
+        ElementTree.fromstring(over.svg_board().split("?>", 1)[-1])
+
+
 def move_like_text(name: str) -> st.SearchStrategy[str]:
     """Any text, and text made of the characters the game's moves use (which
     reaches deeper into its move reader than random letters do)."""

@@ -14,6 +14,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
 
@@ -219,6 +220,7 @@ class State(ABC, Generic[MoveT]):
     _to_move: int | None
     _result: Result | None
     _history: tuple[MoveRecord, ...]
+    _over_by: str | None = None  # how a game ended off the board (`ended`)
 
     @property
     def to_move(self) -> int | None:
@@ -306,8 +308,27 @@ class State(ABC, Generic[MoveT]):
         side = self.game.sides[player]
         return f"{side.name} ({side.letter})"
 
+    def ended(self, reason: str, winner: int | None) -> State[MoveT]:
+        """This position with the game ended off the board (a resignation,
+        an agreed draw, a forfeit; `reason` says how, in a sentence): no one
+        to move, no legal move, and every drawing and status line says it is
+        over. For showing a finished board; the record is unchanged."""
+        over = object.__new__(type(self))
+        kind = type(self)
+        over.__dict__.update(
+            (name, value)
+            for name, value in self.__dict__.items()
+            if not isinstance(getattr(kind, name, None), cached_property)
+        )  # what was worked out for the position in play is worked out again
+        over._to_move = None
+        over._result = Result(winner, reason)
+        over._over_by = reason
+        return over
+
     def status_line(self) -> str:
         """One line saying whose turn it is or how the game ended."""
+        if self._over_by is not None:
+            return f"Game over: {self._over_by}."
         if self.result is not None:
             result = self.result
             if result.winner is None:

@@ -19,7 +19,7 @@ from ..games.base import State
 from ..store import Board, Subscription, User
 from ..store.positions import text_board
 from .accounts import main_address
-from .board_view import BoardView, read_view
+from .board_view import BoardView, as_shown, read_view
 from .messages import BoardView as ShownBoard
 
 if TYPE_CHECKING:
@@ -108,7 +108,8 @@ def board_body(
     lines.append("")
     lines.extend(move_columns(board, state))
     lines.append("")
-    lines.append(text_board(state, reader).rstrip("\n"))
+    shown = as_shown(state, board.status, board.version, board.result, board.winner)
+    lines.append(text_board(shown, reader).rstrip("\n"))
     if watchers:
         lines.append("")
         lines.append("Subscribers: " + ", ".join(watchers) + ".")

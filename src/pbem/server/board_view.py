@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import Connection, Engine, bindparam, select
@@ -106,6 +107,17 @@ class PlayedMove:
     played_at: datetime
 
 
+def as_shown(
+    state: State, status: BoardStatus, version: int, result: str | None, winner: int | None
+) -> State:
+    """The state as a board shows it: on a board that ended off the board
+    (a resignation, a draw agreed, a forfeit), its last position reads as
+    over, not as someone's turn."""
+    if status.over and state.result is None and len(state.moves) == version:
+        return state.ended(result or "the board was closed", winner)
+    return state
+
+
 @dataclass(frozen=True)
 class BoardView:
     """What any door shows of a board at one stamp. Immutable: kept and shared
@@ -149,9 +161,16 @@ class BoardView:
         return self.version if at is None else max(0, min(at, self.version))
 
     def state(self, upto: int | None = None) -> State[Any]:
-        """The position now, or after the first `upto` moves."""
-        moves = self.record if upto is None else self.record[: max(0, upto)]
-        return POSITIONS.state(self.game, self.options, moves)
+        """The position now, or after the first `upto` moves; on a board
+        that ended off the board, its last position reads as over."""
+        if upto is None or upto >= len(self.record):
+            return self._last
+        return POSITIONS.state(self.game, self.options, self.record[: max(0, upto)])
+
+    @cached_property
+    def _last(self) -> State[Any]:
+        state = POSITIONS.state(self.game, self.options, self.record)
+        return as_shown(state, self.status, self.version, self.result, self.winner)
 
     def svg(self, upto: int | None = None) -> str:
         """The board drawn as SVG, now or after `upto` moves (drawn once per

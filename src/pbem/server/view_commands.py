@@ -15,7 +15,7 @@ from . import commands
 from .accounts import (
     user_named,
 )
-from .board_mail import board_body, players_of, subject, view_in
+from .board_mail import as_shown, board_body, players_of, subject, view_in
 from .context import Context, board_of, game_named, seat_of, sender_account
 from .errors import CONFLICT, MALFORMED, CommandError
 from .messages import BoardView
@@ -138,9 +138,9 @@ def games(ctx: Context, game: Game, command: commands.Games) -> None:
     boards = boards_of(ctx.session, user.id, game=game.name)
     lines = [f"{game.title} boards of {user.userid}:"]
     for board in boards:
-        state = rebuild(board)
+        state = as_shown(rebuild(board), board.status, board.version, board.result, board.winner)
         names = " against ".join(players_of(board))
-        lines.append(f"  {board.id:>5}  {names}  move {board.version + 1}: {state.status_line()}")
+        lines.append(f"  {board.id:>5}  {names}  {state.status_line()}")
     if not boards:
         lines.append("  none yet")
     ctx.reply.send(ctx.sender, f"{game.title} games {user.userid}", "\n".join(lines) + "\n")

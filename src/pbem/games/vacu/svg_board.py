@@ -83,7 +83,7 @@ def winning_chains(state: VacuState) -> set[int]:
     """Convacu, once won by a connection: the points of the winner's groups
     that join both of the winner's edges."""
     result = state.result
-    if not state.game.connection or result is None or result.winner is None:
+    if not state.game.connection or result is None or result.winner is None or state.black is None:
         return set()
     board = state.board
     colour = state.colour_of(result.winner)
@@ -154,7 +154,8 @@ def _caption_lines(state: VacuState, width: float) -> list[Line]:
         )
     if state.result is not None:
         winner = state.result.winner
-        lead = None if winner is None else state.colour_of(winner)
+        # (a game may end before the colours are chosen: a resignation)
+        lead = None if winner is None or state.black is None else state.colour_of(winner)
     elif state.black is not None and state.to_move is not None:
         lead = state.colour_of(state.to_move)
     else:

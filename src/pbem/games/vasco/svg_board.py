@@ -174,7 +174,9 @@ def render_svg(state: VascoState) -> str:
     last = [cell_of(cid) for cid in state.last]
     loops = loop_cells(state)
 
-    cells = [(col, row) for col, row, _, _ in tiles] + positions
+    # (a board ended before its first tile, by a declined challenge, has
+    # neither tiles nor places to play: it is drawn around the first cell)
+    cells = [(col, row) for col, row, _, _ in tiles] + positions or [(0, 0)]
     xs = [x for cell in cells for x, _ in corners(*cell)]
     ys = [y for cell in cells for _, y in corners(*cell)]
     board_left, board_right = min(xs) - MARGIN, max(xs) + MARGIN
