@@ -125,7 +125,7 @@ def required_user(userid: Annotated[str | None, Depends(token_user)]) -> str:
 
 OptionalUser = Annotated[str | None, Depends(token_user)]
 TokenUser = Annotated[str, Depends(required_user)]
-GamePath = Annotated[str, Path(description="The game: vasco, trugo, vacu or convacu.")]
+GamePath = Annotated[str, Path(description=f"The game: {', '.join(GAMES)}.")]
 BoardPath = Annotated[int, Path(description="The board number.")]
 
 ERRORS: dict[int | str, dict[str, Any]] = {

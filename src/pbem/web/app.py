@@ -12,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
+from ..games import GAMES
 from ..server import Server
 from ..server.recent import Recent
 from ..settings import Settings
@@ -26,7 +27,9 @@ def create_app(server: Server, settings: Settings) -> FastAPI:
     """The web door on `server`; `settings` give the session key and links."""
     app = FastAPI(
         title="pbem",
-        summary="Abstract strategy games by mail and on the web: Vasco, Trugo, Vacu, Convacu.",
+        summary="Abstract strategy games by mail and on the web: "
+        + ", ".join(game.title for game in GAMES.values())
+        + ".",
         description="The JSON API does what the mail commands do. Authenticate with "
         "`Authorization: Bearer TOKEN`; make a token on your account page.",
         version="1",
