@@ -9,7 +9,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 
 from ..store import ApiToken, User
 from .accounts import find_user
@@ -74,15 +74,18 @@ def revoke(server: Server, userid: str, token_id: int) -> bool:
     return True
 
 
+_OWNER = (
+    select(ApiToken.id, ApiToken.last_used_at, User.userid)
+    .join(User, User.id == ApiToken.user_id)
+    .where(ApiToken.token_hash == bindparam("hash"))
+)
+
+
 def token_owner(server: Server, token: str) -> str | None:
     """The userid whose token this is, or None; notes when it was last used
     (at most every USE_NOTED_EVERY, so reading costs no write each time)."""
-    with server.reads() as session:
-        found = session.execute(
-            select(ApiToken.id, ApiToken.last_used_at, User.userid)
-            .join(User, User.id == ApiToken.user_id)
-            .where(ApiToken.token_hash == token_hash(token))
-        ).first()
+    with server.reader.connect() as connection:
+        found = connection.execute(_OWNER, {"hash": token_hash(token)}).first()
     if found is None:
         return None
     token_id, last_used, userid = found

@@ -125,6 +125,7 @@ class BoardView:
 
     stamp: Hashable  # changes whenever anything below does
     id: int
+    revision: int  # the board's, moved on by every change
     game: str
     options: dict[str, Any]
     record: tuple[str, ...]  # the canonical moves, which rebuild the state
@@ -238,6 +239,11 @@ class BoardViews:
         with self._engine.connect() as connection:
             return read_view(connection, board_id, self._views)
 
+    def keep(self, view: BoardView) -> None:
+        """Keep a view a command made itself (the board it just wrote, at
+        the stamp it wrote), so the next reader need not read it."""
+        self._views.put(view.stamp, view)
+
     def around(self, view: BoardView) -> Around:
         """The players' ratings in the board's game and its subscribers, now."""
         with self._engine.connect() as connection:
@@ -297,6 +303,7 @@ def _read(
     return BoardView(
         stamp=stamp,
         id=board_id,
+        revision=first.revision,
         game=first.game,
         options=board.options,
         record=tuple(board.snapshot["moves"]),

@@ -30,11 +30,17 @@ def stop_token(user: User) -> str:
     return digest.hexdigest()[:20]
 
 
-def stop_line(user: User) -> str:
+def stop_line(userid: str) -> str:
     return (
-        f"You get this mail as {user.userid}. For fewer mails: "
-        f"'mail {user.userid} PASSWORD digest' (one a day) or '... none'."
+        f"You get this mail as {userid}. For fewer mails: "
+        f"'mail {userid} PASSWORD digest' (one a day) or '... none'."
     )
+
+
+def signed(message: Outgoing, footer: str) -> Outgoing:
+    """The message with its footer, as it is sent."""
+    body = message.body.rstrip("\n") + "\n\n" + footer + "\n"
+    return replace(message, body=body, footer=footer)
 
 
 def with_footers(session: Session, messages: list[Outgoing]) -> list[Outgoing]:
@@ -48,12 +54,11 @@ def with_footers(session: Session, messages: list[Outgoing]) -> list[Outgoing]:
             select(Address).options(joinedload(Address.user)).where(Address.address_key.in_(wanted))
         )
         accounts = {address.address_key: address.user for address in found}
-    signed = []
+    done = []
     for message in messages:
         footer = message.footer
         if footer is None:
             user = accounts.get(message.to[0].lower()) if len(message.to) == 1 else None
-            footer = STRANGER if user is None else stop_line(user)
-        body = message.body.rstrip("\n") + "\n\n" + footer + "\n"
-        signed.append(replace(message, body=body, footer=footer))
-    return signed
+            footer = STRANGER if user is None else stop_line(user.userid)
+        done.append(signed(message, footer))
+    return done

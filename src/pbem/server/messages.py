@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import insert
+from sqlalchemy import Connection, insert
 from sqlalchemy.orm import Session
 
 from ..store import OutboxMessage
@@ -95,8 +95,14 @@ class Reply:
             self.messages.append(Outgoing(addresses, subject, body, footer=footer, board=board))
 
 
+_QUEUE = insert(OutboxMessage)
+
+
 def queue_messages(
-    session: Session, messages: list[Outgoing], now: datetime, in_reply_to: str | None
+    session: Session | Connection,
+    messages: list[Outgoing],
+    now: datetime,
+    in_reply_to: str | None,
 ) -> None:
     """Write the messages to the outbox, in the caller's transaction (one
     statement for all of them)."""
@@ -104,7 +110,7 @@ def queue_messages(
         return
     answered = None if in_reply_to is None else in_reply_to[:300]
     session.execute(
-        insert(OutboxMessage),
+        _QUEUE,
         [
             {
                 "created_at": now,

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 
-from sqlalchemy import inspect, update
+from sqlalchemy import Engine, inspect, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -19,13 +20,14 @@ from ..store.boards import StaleBoard, finished_here
 from .accounts import authenticate, find_user
 from .board_mail import board_body, subject
 from .board_view import BoardViews, read_view
-from .commands import Command
+from .commands import Command, Move
 from .context import Context
 from .dispatch import execute, run_command
 from .errors import CONFLICT, CommandError
 from .footers import with_footers
 from .messages import BoardView, Outgoing, Reply, Sent, queue_messages
 from .passwords import PasswordWork
+from .quick_move import quick_move
 from .ratings import rate_finished_boards
 from .reply_cap import cap_replies
 from .tick import tick
@@ -79,10 +81,19 @@ class Server:
     """Runs commands against a database; `clock` is injectable for tests."""
 
     def __init__(
-        self, sessions: sessionmaker[Session], clock: Callable[[], datetime] = utc_now
+        self,
+        sessions: sessionmaker[Session],
+        clock: Callable[[], datetime] = utc_now,
+        *,
+        quick_moves: bool = True,
     ) -> None:
         self.sessions = sessions
+        # Plain moves from the web and the API through quick_move.py (tests
+        # turn it off to compare with the full command, the reference).
+        self.quick_moves = quick_moves
         self.reads = reading(sessions)  # for looking only: no write lock
+        self.writer: Engine = sessions.kw["bind"]  # the same, for plain SQL statements
+        self.reader: Engine = self.reads.kw["bind"]
         self.views = BoardViews(sessions.kw["bind"])  # boards as the doors show them
         self.clock = clock
 
@@ -132,6 +143,20 @@ class Server:
         `error` and `error_kind`), not mailed; the mails it queued say what
         it did, and `effects` what changed."""
         trusted = None if as_user is None else as_user.lower()
+        if (
+            self.quick_moves
+            and isinstance(command, Move)
+            and as_user is not None
+            and command.password is None
+        ):
+            comment = clean(command.comment.replace("\r\n", "\n"), one_line=False)
+            if len(comment) <= MAX_BODY:
+                plain = replace(command, comment=comment)
+                played = quick_move(
+                    self.writer, self.reader, self.views, plain, as_user, self.clock()
+                )
+                if played is not None:
+                    return played
         return self._one(
             "",
             command.text(),
@@ -225,6 +250,8 @@ class Server:
         sender = clean(sender, one_line=True).strip()
         line = clean(line, one_line=True)
         body = clean(body.replace("\r\n", "\n"), one_line=False)
+        if command is not None:
+            command = replace(command, comment=body)  # what the runners read, as ctx.body
         try:
             if failure is not None:
                 raise failure

@@ -1,0 +1,210 @@
+"""The quick move (server/quick_move.py) against the full move command, its
+reference: random games of every game, played by the web's and the API's
+command objects on two databases, one server taking the quick path and
+one never, leave the same rows and send the same mails after every move.
+So do the moves the quick path hands back (a subscriber, a queued or
+submitted move, a proposal, a total clock, a refusal, a race)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, select
+
+from pbem.games import get_game
+from pbem.server import Server, commands, quick_move
+from pbem.server.messages import Sent
+from pbem.store import (
+    Board,
+    MoveRow,
+    OutboxMessage,
+    PendingMove,
+    QueuedMove,
+    Vote,
+    make_engine,
+    session_factory,
+    upgrade,
+)
+from tests.conftest import empty_database_url
+from tests.server.test_commands import CheckedServer, Clock, signup
+
+TABLES = (Board, MoveRow, OutboxMessage, Vote, QueuedMove, PendingMove)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def twins(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Server, Server, Clock]]:
+    """A server taking the quick path and one that never does, each on a
+    database of its own, on one clock."""
+    clock = Clock()
+    engines: list[Engine] = []
+    servers = []
+    for quick in (True, False):
+        folder = tmp_path / ("quick" if quick else "full")
+        folder.mkdir()
+        engine = make_engine(empty_database_url(request.param, request, folder))
+        upgrade(engine)
+        engines.append(engine)
+        servers.append(CheckedServer(session_factory(engine), clock, quick_moves=quick))
+    yield servers[0], servers[1], clock
+    for engine in engines:
+        engine.dispose()
+
+
+@pytest.fixture
+def taken(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each move the quick path was asked to play, it played."""
+    seen: list[bool] = []
+    real = quick_move.quick_move
+
+    def counting(*args: Any, **kwargs: Any) -> Sent | None:
+        played = real(*args, **kwargs)
+        seen.append(played is not None)
+        return played
+
+    monkeypatch.setattr("pbem.server.service.quick_move", counting)
+    return seen
+
+
+def rows(server: Server) -> dict[str, list[dict[str, Any]]]:
+    with server.sessions() as session:
+        return {
+            table.__tablename__: [
+                dict(row._mapping)
+                for row in session.execute(
+                    select(table.__table__).order_by(*table.__table__.primary_key)
+                )
+            ]
+            for table in TABLES
+        }
+
+
+def mails(sent: Sent) -> list[tuple[Any, ...]]:
+    return [(m.to, m.subject, m.body, m.board, m.error, m.error_kind) for m in sent]
+
+
+def both(
+    quick: Server, full: Server, command: commands.Command, as_user: str | None
+) -> tuple[Sent, Sent]:
+    """Run the command on both; their answers and their rows must agree."""
+    one, other = quick.execute(command, as_user=as_user), full.execute(command, as_user=as_user)
+    assert mails(one) == mails(other)
+    assert one.effects == other.effects and one.actor == other.actor
+    assert rows(quick) == rows(full)
+    return one, other
+
+
+def start(servers: tuple[Server, Server], line: str) -> None:
+    for server in servers:
+        signup(server, "ann", "bob", "cy")
+        server.handle("ann@example.org", line)
+
+
+@pytest.mark.parametrize("name", ["vasco", "trugo", "vacu", "convacu"])
+def test_random_games_leave_the_same_rows_both_ways(
+    twins: tuple[Server, Server, Clock], taken: list[bool], name: str
+) -> None:
+    quick, full, clock = twins
+    rng = random.Random(name)
+    options = "-komi=5" if name in ("vacu", "convacu") else ""
+    start((quick, full), f"{name} challenge ann bob {options}")
+    if name == "trugo":  # one player wants only digests: no board mail for them
+        for server in (quick, full):
+            server.handle("bob@example.org", "mail bob pw-bob digest")
+    state = get_game(name).start(options.split())
+    players = ("ann", "bob")
+    for number in range(1, 80):
+        if state.result is not None:
+            break
+        assert state.to_move is not None
+        mover = players[state.to_move]
+        text = state.move_text(rng.choice(state.legal_moves()))
+        move = commands.Move(
+            game=name,
+            board=1,
+            userid=mover.upper() if rng.random() < 0.2 else mover,
+            move=text,
+            number=rng.choice([None, number]),
+            comment=rng.choice(["", "", "good luck\r\nhave fun", "  "]),
+        )
+        clock.advance(minutes=rng.randint(1, 3000))
+        if rng.random() < 0.1:  # refusals go the full way on both
+            wrong = players[1 - state.to_move]
+            both(quick, full, commands.Move(game=name, board=1, userid=wrong, move=text), wrong)
+            stale = commands.Move(game=name, board=1, userid=mover, move=text, number=number + 1)
+            both(quick, full, stale, mover)
+        both(quick, full, move, mover)
+        state = state.play_text(text)
+    assert sum(taken) >= len(taken) * 0.6, "most moves should take the quick path"
+    assert not all(taken) or state.result is None, "a game's end goes the full way"
+
+
+def test_what_the_quick_path_hands_back_is_done_the_same(
+    twins: tuple[Server, Server, Clock], taken: list[bool]
+) -> None:
+    quick, full, clock = twins
+    start((quick, full), "trugo challenge ann bob")
+    state = get_game("trugo").start()
+    players = ("ann", "bob")
+
+    def play(**extra: Any) -> None:
+        nonlocal state
+        assert state.to_move is not None
+        text = state.move_text(state.legal_moves()[0])
+        mover = players[state.to_move]
+        clock.advance(hours=1)
+        both(quick, full, commands.Move(game="trugo", board=1, userid=mover, move=text), mover)
+        state = state.play_text(text)
+
+    def say(line: str, sender: str) -> None:
+        for server in (quick, full):
+            server.handle(sender, line)
+
+    play()
+    say("trugo subscribe cy pw-cy 1", "cy@example.org")  # a watcher's copy
+    play()
+    assert taken == [True, False]
+    say("trugo unsubscribe cy pw-cy 1", "cy@example.org")
+    say("trugo propose 1 bob pw-bob", "bob@example.org")  # ann's move ends the proposal
+    play()
+    answer = state.play(state.legal_moves()[0]).legal_moves()[0]
+    reply = state.play(state.legal_moves()[0]).move_text(answer)
+    say(f"trugo queue 1 ann pw-ann {reply}", "ann@example.org")  # played after bob's move
+    play()
+    state = state.play_text(reply)
+    text = state.move_text(state.legal_moves()[0])
+    say(f"trugo submit 1 bob pw-bob {text}", "bob@example.org")  # a move waiting to confirm
+    play()
+    assert taken == [True, False, False, False, False]
+    play()
+    assert taken[-1]
+
+
+def test_a_board_changed_between_the_read_and_the_write_goes_the_full_way(
+    twins: tuple[Server, Server, Clock], taken: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob queues his answer while ann's move is being worked out: the
+    quick path's write turn sees it and hands the move back, and the full
+    command plays the move and then the queued answer."""
+    quick, full, _ = twins
+    start((quick, full), "trugo challenge ann bob")
+    state = get_game("trugo").start()
+    first = state.move_text(state.legal_moves()[0])
+    after = state.play_text(first)
+    reply = after.move_text(after.legal_moves()[0])
+    real = quick_move._plan
+
+    def meanwhile(*args: Any) -> Any:
+        planned = real(*args)
+        quick.handle("bob@example.org", f"trugo queue 1 bob pw-bob {reply}")
+        return planned
+
+    monkeypatch.setattr(quick_move, "_plan", meanwhile)
+    quick.execute(commands.Move(game="trugo", board=1, userid="ann", move=first), as_user="ann")
+    assert taken == [False]
+    with quick.sessions() as session:
+        board = session.get_one(Board, 1)
+        assert board.version == 2 and [m.text for m in board.moves] == [first, reply]
