@@ -17,6 +17,7 @@ from sqlalchemy import Engine, select
 
 from pbem.games import get_game
 from pbem.server import Server, commands, quick_move
+from pbem.server.board_view import read_view
 from pbem.server.messages import Sent
 from pbem.store import (
     Board,
@@ -94,6 +95,9 @@ def both(
     assert mails(one) == mails(other)
     assert one.effects == other.effects and one.actor == other.actor
     assert rows(quick) == rows(full)
+    # the view the quick path kept for the doors is the board as read afresh
+    with quick.reader.connect() as connection:
+        assert quick.views.get(1) == read_view(connection, 1)
     return one, other
 
 
