@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from ..games.base import Game, is_option
 from . import commands
-from .context import game_named, split_move_number, usage
+from .context import game_named
 from .errors import CommandError
 
 # What reads a command's words (after its command word, and for a game
@@ -25,6 +25,22 @@ GameReader = Callable[[Game, list[str], str], commands.Command]
 
 MAX_DAYS = 365
 MAX_TARGETS = 50  # boards in one subscribe
+
+
+def usage(form: str, words: list[str], least: int, most: int | None = None) -> None:
+    """Raise CommandError with the command's form if the word count is wrong."""
+    most = least if most is None else most
+    if not least <= len(words) <= most:
+        raise CommandError(f"Write this command as: {form}")
+
+
+def split_move_number(word: str, form: str) -> tuple[str, int | None]:
+    text, mark, number = word.partition("#")
+    if not mark:
+        return text, None
+    if not number.isdigit() or len(number) > 6 or int(number) < 1:
+        raise CommandError(f"After '#' comes the move's number, like a0,0#1: write {form}.")
+    return text, int(number)
 
 
 def board_number(text: str) -> int:

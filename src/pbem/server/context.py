@@ -1,6 +1,7 @@
 """What every command works with (the transaction, the sender, the time, the
 mails it will send), and the checks commands share: who is acting, which
-board, which seat, how many words. The board mails are in board_mail.py."""
+game, board and seat. Reading command words is command_text.py's; the board
+mails are board_mail.py's."""
 
 from __future__ import annotations
 
@@ -50,13 +51,6 @@ def login(ctx: Context, userid: str, password: str | None) -> User:
     return authenticate(ctx.session, userid, password or "", ctx.sender)
 
 
-def usage(form: str, words: list[str], least: int, most: int | None = None) -> None:
-    """Raise CommandError with the command's form if the word count is wrong."""
-    most = least if most is None else most
-    if not least <= len(words) <= most:
-        raise CommandError(f"Write this command as: {form}")
-
-
 def game_named(name: str) -> Game:
     try:
         return get_game(name)
@@ -85,15 +79,6 @@ def seat_of(board: Board, user: User) -> int:
         board.id,
         kind=FORBIDDEN,
     )
-
-
-def split_move_number(word: str, form: str) -> tuple[str, int | None]:
-    text, mark, number = word.partition("#")
-    if not mark:
-        return text, None
-    if not number.isdigit() or len(number) > 6 or int(number) < 1:
-        raise CommandError(f"After '#' comes the move's number, like a0,0#1: write {form}.")
-    return text, int(number)
 
 
 def sender_account(ctx: Context) -> User | None:
