@@ -104,6 +104,7 @@ def both(
 def start(servers: tuple[Server, Server], line: str) -> None:
     for server in servers:
         signup(server, "ann", "bob", "cy")
+        server.handle("ann@example.org", "add ann pw-ann Ann@Elsewhere.example")
         server.handle("ann@example.org", line)
 
 

@@ -58,6 +58,11 @@ _PEOPLE = (
     .where(BoardPlayer.board_id == bindparam("board"))
     .order_by(BoardPlayer.seat)
 )
+_ADDRESSES = (
+    select(Address.address_key)
+    .join(User, User.id == Address.user_id)
+    .where(User.userid_key == bindparam("userid"))
+)
 # What sends a move down the full path, read before the move and again in
 # its write turn (another command may have queued or subscribed between).
 _BUSY = select(
@@ -133,6 +138,7 @@ def quick_move(
         if busy.queued or busy.pending or busy.watched:
             return None
         people = [Reader(*row) for row in connection.execute(_PEOPLE, {"board": view.id})]
+        actor = frozenset(connection.scalars(_ADDRESSES, {"userid": userid.lower()}))
     planned = _plan(view, command, people, busy.nagged_at, now)
     if planned is None:
         return None
@@ -144,9 +150,7 @@ def quick_move(
     POSITIONS.keep(view.game, view.options, planned.state)
     views.keep(planned.after)
     sent = Sent(planned.mails)
-    sent.actor = frozenset(
-        reader.address.lower() for reader in people if reader.seat == view.to_move
-    )
+    sent.actor = actor
     sent.effects = (Effect.MOVED,)
     return sent
 
