@@ -24,6 +24,7 @@ from pbem.store import (
     MoveRow,
     OutboxMessage,
     PendingMove,
+    ProcessedMessage,
     QueuedMove,
     Vote,
     make_engine,
@@ -33,7 +34,7 @@ from pbem.store import (
 from tests.conftest import empty_database_url
 from tests.server.test_commands import CheckedServer, Clock, signup
 
-TABLES = (Board, MoveRow, OutboxMessage, Vote, QueuedMove, PendingMove)
+TABLES = (Board, MoveRow, OutboxMessage, Vote, QueuedMove, PendingMove, ProcessedMessage)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -213,3 +214,53 @@ def test_a_board_changed_between_the_read_and_the_write_goes_the_full_way(
     with quick.sessions() as session:
         board = session.get_one(Board, 1)
         assert board.version == 2 and [m.text for m in board.moves] == [first, reply]
+
+
+def mailed_both(
+    quick: Server, full: Server, sender: str, line: str, key: str | None, body: str = ""
+) -> list[Any]:
+    """A command mailed to both; their answers and their rows must agree."""
+    one = quick.handle(sender, line, body, key, by_mail=True)
+    other = full.handle(sender, line, body, key, by_mail=True)
+    assert mails(one) == mails(other)
+    assert one.effects == other.effects
+    assert rows(quick) == rows(full)
+    return mails(one)
+
+
+@pytest.mark.parametrize("name", ["trugo", "vasco"])
+def test_mailed_moves_leave_the_same_rows_both_ways(
+    twins: tuple[Server, Server, Clock], taken: list[bool], name: str
+) -> None:
+    """By mail: a password checked before plays the quick way; a first
+    check (argon2), a wrong password, a stranger's address, a mail seen
+    before and everything the web's moves hand back go the full way."""
+    quick, full, clock = twins
+    rng = random.Random(f"mail {name}")
+    start((quick, full), f"{name} challenge ann bob")
+    state = get_game(name).start()
+    players = ("ann", "bob")
+    senders = {"ann": ["ann@example.org", "Ann@Elsewhere.example"], "bob": ["bob@example.org"]}
+    played = 0
+    for number in range(1, 50):
+        if state.result is not None:
+            break
+        assert state.to_move is not None
+        mover = players[state.to_move]
+        text = state.move_text(rng.choice(state.legal_moves()))
+        clock.advance(minutes=rng.randint(1, 3000))
+        played += 1
+        if rng.random() < 0.15:
+            wrong = f"{name} move 1 {mover} not-the-password {text}"
+            mailed_both(quick, full, senders[mover][0], wrong, f"<w{number}@t>")
+            stranger = f"{name} move 1 {mover} pw-{mover} {text}#{number + 1}"
+            mailed_both(quick, full, "someone@else.example", stranger, f"<s{number}@t>")
+        key = rng.choice([None, f"<m{number}@t>"])
+        line = f"{name} move 1 {mover} pw-{mover} {text}" + rng.choice(["", f"#{number}"])
+        body = rng.choice(["", "nice one"])
+        mailed_both(quick, full, rng.choice(senders[mover]), line, key, body)
+        if key is not None:  # the same mail again: nothing runs, nothing is answered
+            assert mailed_both(quick, full, senders[mover][0], line, key, body) == []
+        state = state.play_text(text)
+    # all but each player's first (argon2) and the last (the game's end)
+    assert sum(taken) >= played - 4, "moves with a known password go the quick way"

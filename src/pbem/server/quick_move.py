@@ -1,16 +1,18 @@
 """A plain move, played with a few statements and a short write.
 
-Most commands the web and the API send are moves by the player to move on
-a board with nothing else going on. `quick_move` plays those without the
-ORM: it reads the board's view (kept per change, `board_view.py`) and one
-small row set outside any write transaction, plays the move and writes its
-mails there, and only then takes the write turn for a guarded UPDATE and
-three INSERTs. On SQLite the write lock is held for those statements
-alone, not for the rules and the mails.
+Most commands are moves by the player to move on a board with nothing else
+going on, from the web and the API (the door vouches for the player) or by
+mail (a password this process has checked before). `quick_move` plays those
+without the ORM: it reads the board's view (kept per change,
+`board_view.py`) and a few small rows outside any write transaction, plays
+the move and writes its mails there, and only then takes the write turn
+for a guarded UPDATE and a few INSERTs. On SQLite the write lock is held
+for those statements alone, not for the rules and the mails.
 
 Anything else (a board with proposals, a submitted or queued move, a
-subscriber, a total-time clock; a move that ends the game; a refusal of
-any kind; a board changed between the read and the write) returns None
+subscriber, a total-time clock; a move that ends the game; a password not
+checked yet; a mail from an address not the player's; a refusal of any
+kind; a board changed between the read and the write) returns None
 and the caller runs the full command (`board_commands.play`), which is
 the reference: tests play random games both ways and compare every row.
 """
@@ -30,6 +32,7 @@ from ..store import (
     BoardStatus,
     MoveRow,
     PendingMove,
+    ProcessedMessage,
     QueuedMove,
     Subscription,
     User,
@@ -41,9 +44,13 @@ from ..store.positions import POSITIONS
 from .board_mail import board_body, subject
 from .board_view import BoardView, BoardViews, PlayedMove
 from .commands import Move
+from .errors import CommandError
 from .footers import signed, stop_line
 from .messages import BoardView as ShownBoard
 from .messages import Effect, Outgoing, Sent, queue_messages
+from .passwords import VERDICTS
+from .reply_cap import cap_replies
+from .throttle import check_allowed
 
 _MAIN_ADDRESS = (
     select(Address.address)
@@ -58,11 +65,13 @@ _PEOPLE = (
     .where(BoardPlayer.board_id == bindparam("board"))
     .order_by(BoardPlayer.seat)
 )
-_ADDRESSES = (
-    select(Address.address_key)
-    .join(User, User.id == Address.user_id)
+_MOVER = (
+    select(User.password_hash, Address.address_key)
+    .join(Address, Address.user_id == User.id)
     .where(User.userid_key == bindparam("userid"))
 )
+_SEEN = select(ProcessedMessage.key).where(ProcessedMessage.key == bindparam("key"))
+_NOTE_SEEN = insert(ProcessedMessage)
 # What sends a move down the full path, read before the move and again in
 # its write turn (another command may have queued or subscribed between).
 _BUSY = select(
@@ -120,39 +129,70 @@ class Planned:
     mails: list[Outgoing]
 
 
+@dataclass(frozen=True)
+class Mailed:
+    """Where a command line came from: the sender's address, the mail's
+    key (its Message-ID, None without one), and whether its answers count
+    against the sender's hour (`reply_cap`: it came by mail)."""
+
+    sender: str
+    key: str | None
+    capped: bool
+
+
 def quick_move(
     writer: Engine,
     reader: Engine,
     views: BoardViews,
     command: Move,
-    userid: str,
     now: datetime,
+    *,
+    vouched: bool,
+    mailed: Mailed | None = None,
 ) -> Sent | None:
-    """Play a plain move for `userid`, whom the door vouched for; None when
-    it is not one (the caller then runs the full command)."""
+    """Play a plain move: for `command.userid`, whom the door vouched for
+    (`vouched`) or whose password this process has checked before; by mail
+    (`mailed`), as its answer. None when it is not one (the caller then
+    runs the full command)."""
     view = views.get(command.board)
-    if view is None or not _plain(view, command, userid):
+    if view is None or not _plain(view, command):
         return None
     with reader.connect() as connection:
         busy = connection.execute(_BUSY, {"board": view.id}).one()
         if busy.queued or busy.pending or busy.watched:
             return None
         people = [Reader(*row) for row in connection.execute(_PEOPLE, {"board": view.id})]
-        actor = frozenset(connection.scalars(_ADDRESSES, {"userid": userid.lower()}))
+        account = connection.execute(_MOVER, {"userid": command.userid.lower()}).all()
+    addresses = frozenset(row.address_key for row in account)
+    if not account or not (vouched or _proven(command, account[0].password_hash, mailed)):
+        return None
+    if mailed is not None and mailed.sender.lower() not in addresses:
+        return None  # a copy goes to an onlooking sender: the full path sends it
     planned = _plan(view, command, people, busy.nagged_at, now)
     if planned is None:
         return None
     try:
         with writer.begin() as connection:
-            _write(connection, planned, busy.nagged_at, now)
+            mails = _write(connection, planned, busy.nagged_at, now, mailed)
     except _Changed:
         return None  # another command changed the board first: the full path decides
     POSITIONS.keep(view.game, view.options, planned.state)
     views.keep(planned.after)
-    sent = Sent(planned.mails)
-    sent.actor = actor
+    sent = Sent(mails)
+    sent.actor = addresses if vouched else frozenset()
     sent.effects = (Effect.MOVED,)
     return sent
+
+
+def _proven(command: Move, password_hash: str, mailed: Mailed | None) -> bool:
+    """Whether the password is the player's, as this process has checked
+    before (a first check, with argon2, and any refusal are the full
+    path's)."""
+    try:
+        check_allowed(command.userid, "" if mailed is None else mailed.sender)
+    except CommandError:
+        return False
+    return VERDICTS.known(password_hash, command.password or "") is True
 
 
 class _Changed(Exception):
@@ -160,11 +200,20 @@ class _Changed(Exception):
 
 
 def _write(
-    connection: Connection, planned: Planned, nagged_at: datetime | None, now: datetime
-) -> None:
+    connection: Connection,
+    planned: Planned,
+    nagged_at: datetime | None,
+    now: datetime,
+    mailed: Mailed | None,
+) -> list[Outgoing]:
     """The write turn: the board still as read (else _Changed), then the
-    move, the votes it ends, and its mails."""
+    move, the votes it ends, and its mails, as sent (a mailed command's
+    answers within its sender's hour, `reply_cap`)."""
     board = planned.before.id
+    if mailed is not None and mailed.key is not None:
+        if connection.execute(_SEEN, {"key": mailed.key[:400]}).first() is not None:
+            raise _Changed  # handled before: the full path says so (it answers nothing)
+        connection.execute(_NOTE_SEEN, [{"key": mailed.key[:400], "processed_at": now}])
     again = connection.execute(_BUSY, {"board": board}).one()
     if again.queued or again.pending or again.watched or again.nagged_at != nagged_at:
         raise _Changed
@@ -181,10 +230,18 @@ def _write(
         raise _Changed
     connection.execute(_ADD_MOVE, [planned.move])
     connection.execute(_CLEAR_VOTES, {"board": board})
-    queue_messages(connection, planned.mails, now, None)
+    mails = planned.mails
+    if mailed is not None and mailed.capped:
+        mails = cap_replies(connection, mailed.sender, mails, now)
+    seat = planned.before.to_move
+    assert seat is not None
+    mover = planned.before.players[seat]  # the paused notice goes to the mover's address
+    mails = [mail if mail.footer is not None else signed(mail, stop_line(mover)) for mail in mails]
+    queue_messages(connection, mails, now, None if mailed is None else mailed.key)
+    return mails
 
 
-def _plain(view: BoardView, command: Move, userid: str) -> bool:
+def _plain(view: BoardView, command: Move) -> bool:
     """Whether the move may be a plain one: the player to move, on an
     active board of the named game with no proposal or total clock, at
     the move it names."""
@@ -194,8 +251,7 @@ def _plain(view: BoardView, command: Move, userid: str) -> bool:
         and not view.votes
         and not view.total_days
         and view.to_move is not None
-        and view.seat_of(userid) == view.to_move
-        and command.userid.lower() == userid.lower()
+        and view.seat_of(command.userid) == view.to_move
         and (command.number is None or command.number == view.version + 1)
     )
 

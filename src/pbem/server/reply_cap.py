@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import Connection, func, select
 from sqlalchemy.orm import Session
 
 from ..store import OutboxMessage
@@ -23,7 +23,7 @@ REPLIES_PER_HOUR = 100
 WINDOW = timedelta(hours=1)
 
 
-def replies_in_window(session: Session, address: str, now: datetime) -> int:
+def replies_in_window(session: Session | Connection, address: str, now: datetime) -> int:
     """How many mails answered commands mailed from `address` in the last hour."""
     return (
         session.scalar(
@@ -38,7 +38,7 @@ def replies_in_window(session: Session, address: str, now: datetime) -> int:
 
 
 def cap_replies(
-    session: Session, sender: str, messages: list[Outgoing], now: datetime
+    session: Session | Connection, sender: str, messages: list[Outgoing], now: datetime
 ) -> list[Outgoing]:
     """The messages a mailed command may send: those back to `sender` marked
     as its answers, and cut to what the sender's hour still allows."""

@@ -22,12 +22,12 @@ from .board_mail import board_body, subject
 from .board_view import BoardViews, read_view
 from .commands import Command, Move
 from .context import Context
-from .dispatch import execute, run_command
+from .dispatch import execute, read_command, run_command
 from .errors import CONFLICT, CommandError
 from .footers import with_footers
 from .messages import BoardView, Outgoing, Reply, Sent, queue_messages
 from .passwords import PasswordWork
-from .quick_move import quick_move
+from .quick_move import Mailed, quick_move
 from .ratings import rate_finished_boards
 from .reply_cap import cap_replies
 from .tick import tick
@@ -125,6 +125,10 @@ class Server:
         trusted = None if as_user is None else as_user.lower()
         if line.split()[:1] and line.split()[0].lower() == "multiple":
             return self._multiple(sender, line, body, message_id, trusted, by_mail)
+        if as_user is None:
+            played = self._quick_text(sender, line, body, message_id, by_mail)
+            if played is not None:
+                return played
         return self._one(
             sender,
             line,
@@ -146,14 +150,14 @@ class Server:
         if (
             self.quick_moves
             and isinstance(command, Move)
-            and as_user is not None
-            and command.password is None
+            and trusted is not None
+            and command.userid.lower() == trusted
         ):
             comment = clean(command.comment.replace("\r\n", "\n"), one_line=False)
             if len(comment) <= MAX_BODY:
                 plain = replace(command, comment=comment)
                 played = quick_move(
-                    self.writer, self.reader, self.views, plain, as_user, self.clock()
+                    self.writer, self.reader, self.views, plain, self.clock(), vouched=True
                 )
                 if played is not None:
                     return played
@@ -166,6 +170,35 @@ class Server:
             trusted=trusted,
             mail_errors=False,
             command=command,
+        )
+
+    def _quick_text(
+        self, sender: str, line: str, body: str, message_id: str | None, by_mail: bool
+    ) -> Sent | None:
+        """A command line that is a plain move with a password checked
+        before, played by quick_move.py; None for anything else."""
+        if not self.quick_moves:
+            return None
+        sender = clean(sender, one_line=True).strip()
+        line = clean(line, one_line=True)
+        body = clean(body.replace("\r\n", "\n"), one_line=False)
+        if len(line) > MAX_LINE or len(body) > MAX_BODY or not sender:
+            return None
+        try:
+            command = read_command(line, body)
+        except CommandError:
+            return None
+        if not isinstance(command, Move) or command.password is None:
+            return None
+        mailed = Mailed(sender, message_id, capped=by_mail)
+        return quick_move(
+            self.writer,
+            self.reader,
+            self.views,
+            command,
+            self.clock(),
+            vouched=False,
+            mailed=mailed,
         )
 
     def refuse(
