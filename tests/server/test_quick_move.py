@@ -264,3 +264,28 @@ def test_mailed_moves_leave_the_same_rows_both_ways(
         state = state.play_text(text)
     # all but each player's first (argon2) and the last (the game's end)
     assert sum(taken) >= played - 4, "moves with a known password go the quick way"
+
+
+def test_a_password_changed_before_the_write_turn_is_checked_again(
+    twins: tuple[Server, Server, Clock], taken: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ann's password, checked before, is changed while her mailed move is
+    worked out: the write turn sees a new hash, and the full command
+    refuses the old password."""
+    quick, _, _ = twins
+    start((quick,), "trugo challenge ann bob")
+    quick.handle("ann@example.org", "mail ann pw-ann every")  # her password is known now
+    state = get_game("trugo").start()
+    text = state.move_text(state.legal_moves()[0])
+    real = quick_move._plan
+
+    def meanwhile(*args: Any) -> Any:
+        planned = real(*args)
+        quick.handle("ann@example.org", "change password ann pw-ann newer-pw")
+        return planned
+
+    monkeypatch.setattr(quick_move, "_plan", meanwhile)
+    (refusal,) = quick.handle("ann@example.org", f"trugo move 1 ann pw-ann {text}")
+    assert taken == [False] and refusal.error_kind == "forbidden"
+    with quick.sessions() as session:
+        assert session.get_one(Board, 1).version == 0

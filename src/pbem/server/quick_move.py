@@ -70,6 +70,7 @@ _MOVER = (
     .join(Address, Address.user_id == User.id)
     .where(User.userid_key == bindparam("userid"))
 )
+_HASH = select(User.password_hash).where(User.userid_key == bindparam("userid"))
 _SEEN = select(ProcessedMessage.key).where(ProcessedMessage.key == bindparam("key"))
 _NOTE_SEEN = insert(ProcessedMessage)
 # What sends a move down the full path, read before the move and again in
@@ -173,6 +174,10 @@ def quick_move(
         return None
     try:
         with writer.begin() as connection:
+            if not vouched:  # the password as checked is still the player's
+                found = connection.scalar(_HASH, {"userid": command.userid.lower()})
+                if found != account[0].password_hash:
+                    raise _Changed
             mails = _write(connection, planned, busy.nagged_at, now, mailed)
     except _Changed:
         return None  # another command changed the board first: the full path decides
