@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import Connection, Engine, bindparam, delete, exists, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from ..games.base import MoveError, State
 from ..store import (
@@ -179,8 +180,10 @@ def quick_move(
                 if found != account[0].password_hash:
                     raise _Changed
             mails = _write(connection, planned, busy.nagged_at, now, mailed)
-    except _Changed:
-        return None  # another command changed the board first: the full path decides
+    except (_Changed, IntegrityError):
+        # Another command changed the board first, or another server took
+        # the same mail a moment ago: the full path decides.
+        return None
     POSITIONS.keep(view.game, view.options, planned.state)
     views.keep(planned.after)
     sent = Sent(mails)
