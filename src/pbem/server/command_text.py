@@ -75,33 +75,32 @@ def read_move(game: Game, words: list[str], body: str) -> commands.OnBoard:
     (and propose, undo, accept, reject, swap) are those commands."""
     form = f"{game.name} move BOARD USERID PASSWORD MOVE[#N]"
     usage(form, words, 4)
-    board = board_number(words[0])
     word, mark, _ = words[3].partition("#")
     if word.lower() == "swap":
         return read_guarded(
             commands.Swap, game, [*words[:2], words[2] + words[3][len(word) :]], body
         )
     if word.lower() in VOTES and not mark:
-        return VOTES[word.lower()](
-            game=game.name, board=board, userid=words[1], password=words[2], comment=body
-        )
-    text, number = split_move_number(words[3], form)
-    return commands.Move(
-        game=game.name,
-        board=board,
-        userid=words[1],
-        password=words[2],
-        move=text,
-        number=number,
-        comment=body,
-    )
+        return read_plain(VOTES[word.lower()], game, words[:3], body)
+    return played(commands.Move, game, words, body, form)
 
 
-def read_submit(game: Game, words: list[str], body: str) -> commands.Submit:
+def read_submit(game: Game, words: list[str], body: str) -> commands.OnBoard:
     form = f"{game.name} submit BOARD USERID PASSWORD MOVE[#N]"
     usage(form, words, 4)
+    return played(commands.Submit, game, words, body, form)
+
+
+def played(
+    kind: type[commands.Move | commands.Submit],
+    game: Game,
+    words: list[str],
+    body: str,
+    form: str,
+) -> commands.OnBoard:
+    """`BOARD USERID PASSWORD MOVE[#N]`, four words already counted."""
     text, number = split_move_number(words[3], form)
-    return commands.Submit(
+    return kind(
         game=game.name,
         board=board_number(words[0]),
         userid=words[1],

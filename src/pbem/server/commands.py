@@ -30,25 +30,41 @@ def with_number(text: str, number: int | None) -> str:
     return text if number is None else f"{text}#{number}"
 
 
-# ------------------------------------------------------ acting on a board
-
-
 @dataclass(frozen=True, kw_only=True)
-class OnBoard(Command):
-    """A player acting on one of their boards."""
+class Acting(Command):
+    """A command acting for a player: `userid`, proven by `password` unless
+    the door vouched for them (None)."""
 
-    game: str
-    board: int
     userid: str
-    password: str | None = None  # None: the door vouched for `userid`
+    password: str | None = None
 
     verb = ""  # the command word (a class constant)
 
     def text(self) -> str:
-        return f"{self.game} {self.verb} {self.board} {self.userid} PASSWORD{self.tail()}"
+        return f"{self.verb} {self.userid} PASSWORD{self.tail()}"
 
     def tail(self) -> str:
         return ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class OfGame(Command):
+    """A command that names a game (written after the game's name)."""
+
+    game: str
+
+
+# ------------------------------------------------------ acting on a board
+
+
+@dataclass(frozen=True, kw_only=True)
+class OnBoard(OfGame, Acting):
+    """A player acting on one of their boards."""
+
+    board: int
+
+    def text(self) -> str:
+        return f"{self.game} {self.verb} {self.board} {self.userid} PASSWORD{self.tail()}"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -156,20 +172,11 @@ class Reject(OnBoard):
 
 
 @dataclass(frozen=True, kw_only=True)
-class InGame(Command):
+class InGame(OfGame, Acting):
     """A player acting in one game, on no board in particular."""
 
-    game: str
-    userid: str
-    password: str | None = None
-
-    verb = ""
-
     def text(self) -> str:
-        return f"{self.game} {self.verb} {self.userid} PASSWORD{self.tail()}"
-
-    def tail(self) -> str:
-        return ""
+        return f"{self.game} {super().text()}"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -232,12 +239,11 @@ class Notify(InGame):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Challenge(Command):
+class Challenge(OfGame):
     """Start a board between `players` (the first moves first), with the
     game's `options` (`-size=12`) and its timing in days (None: the
     server's default)."""
 
-    game: str
     players: tuple[str, ...]
     options: tuple[str, ...] = ()
     nag_days: int | None = None
@@ -261,11 +267,10 @@ class Challenge(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Show(Command):
+class Show(OfGame):
     """A board as it is, or (`at`) as it was after that move; `player`
     draws it as that player sees it (`showas`)."""
 
-    game: str
     board: int
     at: int | None = None
     player: str | None = None
@@ -281,11 +286,10 @@ SHOW_SELECTORS = ("all", "active", "inactive", "next")
 
 
 @dataclass(frozen=True, kw_only=True)
-class ShowPlayers(Command):
+class ShowPlayers(OfGame):
     """The boards the `players` share, chosen by `selector` (one of
     SHOW_SELECTORS; `next`: the first awaiting the first player)."""
 
-    game: str
     players: tuple[str, ...]
     selector: str = "active"
 
@@ -294,11 +298,10 @@ class ShowPlayers(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Preview(Command):
+class Preview(OfGame):
     """What `moves` would do on a board (as it is, or after move `at`), or
     with no `board` on a new one with `options`; nothing is stored."""
 
-    game: str
     board: int | None
     moves: tuple[str, ...]
     at: int | None = None
@@ -311,10 +314,9 @@ class Preview(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Games(Command):
+class Games(OfGame):
     """A player's boards of the game (None: the sender's)."""
 
-    game: str
     player: str | None = None
 
     def text(self) -> str:
@@ -322,18 +324,15 @@ class Games(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Standings(Command):
-    game: str
-
+class Standings(OfGame):
     def text(self) -> str:
         return f"{self.game} standings"
 
 
 @dataclass(frozen=True, kw_only=True)
-class History(Command):
+class History(OfGame):
     """A player's finished boards of the game and their rating changes."""
 
-    game: str
     player: str
 
     def text(self) -> str:
@@ -379,22 +378,6 @@ class Signup(Command):
 
     def text(self) -> str:
         return f"signup {self.userid} PASSWORD" + (f" {self.address}" if self.address else "")
-
-
-@dataclass(frozen=True, kw_only=True)
-class Acting(Command):
-    """A player acting on their own account."""
-
-    userid: str
-    password: str | None = None
-
-    verb = ""
-
-    def text(self) -> str:
-        return f"{self.verb} {self.userid} PASSWORD{self.tail()}"
-
-    def tail(self) -> str:
-        return ""
 
 
 @dataclass(frozen=True, kw_only=True)

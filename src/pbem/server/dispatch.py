@@ -95,13 +95,9 @@ ACCOUNT: dict[type[commands.Command], AccountRunner] = {
 
 def execute(ctx: Context, command: commands.Command) -> None:
     """Run a command object, whichever door it came by."""
-    kind = type(command)
-    game = getattr(command, "game", None)
-    if kind in ACCOUNT:
-        ACCOUNT[kind](ctx, command)
-    elif isinstance(command, commands.OnBoard):
+    if isinstance(command, commands.OnBoard):
         ON_BOARD[type(command)](ctx, game_named(command.game), command)
-    elif kind in IN_GAME and isinstance(game, str):
-        IN_GAME[kind](ctx, game_named(game), command)
+    elif isinstance(command, commands.OfGame):
+        IN_GAME[type(command)](ctx, game_named(command.game), command)
     else:
-        raise TypeError(f"no runner for {kind.__name__}")
+        ACCOUNT[type(command)](ctx, command)

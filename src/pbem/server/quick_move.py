@@ -19,7 +19,7 @@ the reference: tests play random games both ways and compare every row.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import Connection, Engine, bindparam, delete, exists, insert, select, update
@@ -175,11 +175,8 @@ def quick_move(
         return None
     try:
         with writer.begin() as connection:
-            if not vouched:  # the password as checked is still the player's
-                found = connection.scalar(_HASH, {"userid": command.userid.lower()})
-                if found != account[0].password_hash:
-                    raise _Changed
-            mails = _write(connection, planned, busy.nagged_at, now, mailed)
+            proof = None if vouched else account[0].password_hash
+            mails = _write(connection, planned, busy.nagged_at, now, mailed, proof)
     except (_Changed, IntegrityError):
         # Another command changed the board first, or another server took
         # the same mail a moment ago: the full path decides.
@@ -213,11 +210,18 @@ def _write(
     nagged_at: datetime | None,
     now: datetime,
     mailed: Mailed | None,
+    proof: str | None,
 ) -> list[Outgoing]:
-    """The write turn: the board still as read (else _Changed), then the
-    move, the votes it ends, and its mails, as sent (a mailed command's
-    answers within its sender's hour, `reply_cap`)."""
+    """The write turn: the board, and the password hash the move was
+    proven by (`proof`), still as read (else _Changed); then the move, the
+    votes it ends, and its mails, as sent (a mailed command's answers
+    within its sender's hour, `reply_cap`)."""
     board = planned.before.id
+    seat = planned.before.to_move
+    assert seat is not None
+    mover = planned.before.players[seat]
+    if proof is not None and connection.scalar(_HASH, {"userid": mover.lower()}) != proof:
+        raise _Changed
     if mailed is not None and mailed.key is not None:
         if connection.execute(_SEEN, {"key": mailed.key[:400]}).first() is not None:
             raise _Changed  # handled before: the full path says so (it answers nothing)
@@ -241,9 +245,7 @@ def _write(
     mails = planned.mails
     if mailed is not None and mailed.capped:
         mails = cap_replies(connection, mailed.sender, mails, now)
-    seat = planned.before.to_move
-    assert seat is not None
-    mover = planned.before.players[seat]  # the paused notice goes to the mover's address
+    # (the paused notice, unsigned yet, goes to the mover's address)
     mails = [mail if mail.footer is not None else signed(mail, stop_line(mover)) for mail in mails]
     queue_messages(connection, mails, now, None if mailed is None else mailed.key)
     return mails
@@ -300,16 +302,6 @@ def _plan(
         "to_move": after.to_move,
         "due_at": due,
     }
-    move: dict[str, object] = {
-        "board_id": view.id,
-        "number": number,
-        "seat": seat,
-        "text": record.text,
-        "note": record.note,
-        "comment": command.comment,
-        "auto": False,
-        "played_at": now,
-    }
     played = PlayedMove(
         number=number,
         seat=seat,
@@ -320,6 +312,8 @@ def _plan(
         auto=False,
         played_at=now,
     )
+    move: dict[str, object] = {"board_id": view.id, **asdict(played)}
+    del move["player"]  # (the row has the seat)
     shown = replace(
         view,
         stamp=(view.id, view.revision + 1, BoardStatus.ACTIVE, ()),

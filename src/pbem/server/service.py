@@ -49,6 +49,16 @@ def clean(text: str, *, one_line: bool) -> str:
     return _CONTROL.sub("\ufffd", text)
 
 
+def cleaned(sender: str, line: str, body: str) -> tuple[str, str, str]:
+    """A command as every path reads it: sender and line on one line each,
+    the body with plain line ends."""
+    return (
+        clean(sender, one_line=True).strip(),
+        clean(line, one_line=True),
+        clean(body.replace("\r\n", "\n"), one_line=False),
+    )
+
+
 def raced(problem: StaleBoard) -> CommandError:
     """A board another command changed first (a race the version guard
     caught), as the refusal its sender reads."""
@@ -153,7 +163,7 @@ class Server:
             and trusted is not None
             and command.userid.lower() == trusted
         ):
-            comment = clean(command.comment.replace("\r\n", "\n"), one_line=False)
+            _, _, comment = cleaned("", "", command.comment)
             if len(comment) <= MAX_BODY:
                 plain = replace(command, comment=comment)
                 played = quick_move(
@@ -179,9 +189,7 @@ class Server:
         before, played by quick_move.py; None for anything else."""
         if not self.quick_moves:
             return None
-        sender = clean(sender, one_line=True).strip()
-        line = clean(line, one_line=True)
-        body = clean(body.replace("\r\n", "\n"), one_line=False)
+        sender, line, body = cleaned(sender, line, body)
         if len(line) > MAX_LINE or len(body) > MAX_BODY or not sender:
             return None
         try:
@@ -280,9 +288,7 @@ class Server:
         command: Command | None = None,
     ) -> Sent:
         now = self.clock()
-        sender = clean(sender, one_line=True).strip()
-        line = clean(line, one_line=True)
-        body = clean(body.replace("\r\n", "\n"), one_line=False)
+        sender, line, body = cleaned(sender, line, body)
         if command is not None:
             command = replace(command, comment=body)  # what the runners read, as ctx.body
         try:
