@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from pbem.games import get_game
 from pbem.games.trugo import TrugoMove, TrugoState
 from pbem.games.trugo import playout as trugo_playout
+from pbem.games.trugo import search as trugo_search
 from pbem.games.trugo.board import MOVE, ORIGIN, PASS, PASS_MOVE, PLACE, REMOVE, Board, Move
 from pbem.games.trugo.playout import Playout, play_out, random_move, random_playout
 
@@ -175,13 +176,13 @@ def find_position(waning: bool) -> TrugoState:
             state = state.play(TrugoMove(rng.choice(legal)))
 
 
-@pytest.mark.parametrize("max_draws", [0, 1, trugo_playout.MAX_DRAWS])
+@pytest.mark.parametrize("max_draws", [0, 1, trugo_search.MAX_DRAWS])
 @pytest.mark.parametrize("waning", [False, True])
 def test_random_move_is_uniform_over_the_legal_moves(
     waning: bool, max_draws: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Chi-square of many draws from one position against the legal moves."""
-    monkeypatch.setattr(trugo_playout, "MAX_DRAWS", max_draws)
+    monkeypatch.setattr(trugo_search, "MAX_DRAWS", max_draws)
     state = find_position(waning)
     assert state.phase == ("waning" if waning else "waxing")
     assert state.to_move is not None

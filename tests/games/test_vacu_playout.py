@@ -14,6 +14,7 @@ import pytest
 from pbem.games import get_game
 from pbem.games.vacu import VacuMove, VacuState
 from pbem.games.vacu import playout as vacu_playout
+from pbem.games.vacu import search as vacu_search
 from pbem.games.vacu.board import BLACK, EDGE, EMPTY, NEEDS, WHITE, Board
 from pbem.games.vacu.playout import (
     BUTTON_MOVE,
@@ -295,14 +296,14 @@ def find_position(name: str) -> VacuState:
     raise AssertionError("no such position")
 
 
-@pytest.mark.parametrize("max_draws", [0, 1, vacu_playout.MAX_DRAWS])
+@pytest.mark.parametrize("max_draws", [0, 1, vacu_search.MAX_DRAWS])
 @pytest.mark.parametrize("name", GAMES)
 def test_the_first_move_is_uniform_over_the_legal_moves(
     name: str, max_draws: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Chi-square of many first moves from one position against the legal
     moves (with a pass among them in Vacu, not in Convacu)."""
-    monkeypatch.setattr(vacu_playout, "MAX_DRAWS", max_draws)
+    monkeypatch.setattr(vacu_search, "MAX_DRAWS", max_draws)
     state = find_position(name)
     legal = state.legal_moves()
     assert (VacuMove(PASS) in legal) == (name == "vacu")

@@ -10,12 +10,13 @@ through games.
 
 from __future__ import annotations
 
+import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 
 class MoveError(ValueError):
@@ -207,6 +208,85 @@ class Options(Mapping[str, Any]):
 MoveT = TypeVar("MoveT")
 
 
+# -- search positions: what the AI searches over ---------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Playout:
+    """How one random game from a search position went.
+
+    `score` is player 0's share of the game: 1.0 a win, 0.0 a loss, 0.5 a
+    draw; a playout cut off before the end (`capped`) scores the game's
+    estimate of the position it stopped in (0.5 when it has none) and has no
+    winner. `turns` counts the turns played, `placed` the pieces put on the
+    board (tiles, or stones), auto moves included."""
+
+    score: float
+    winner: int | None
+    turns: int
+    placed: int
+    capped: bool = False
+
+
+def score_of(winner: int | None) -> float:
+    """Player 0's share of a finished game with this winner (None: a draw)."""
+    return 0.5 if winner is None else 1.0 - winner
+
+
+class SearchPosition(Protocol):
+    """A mutable position for search: the rules again, fast and in place.
+
+    Each game implements it beside its clean `State` (`State.search_position`)
+    and tests it against that state on random games: the same legal moves
+    (`move_text` gives each one's canonical text), the same player to move
+    and the same result after the same moves. Moves are small hashable
+    values (ints, or tuples of ints) that mean something only to the position
+    that listed them and to copies of it. Where a clean move has countless
+    forms (Vacu's komi step), a position may offer a documented subset.
+    """
+
+    @property
+    def to_move(self) -> int | None:
+        """The player to move, None once the game is over."""
+
+    @property
+    def winner(self) -> int | None:
+        """Once the game is over, the winner; None for a draw (and while in play)."""
+
+    def copy(self) -> Self:
+        """An independent position equal to this one."""
+
+    def legal_moves(self) -> list[Hashable]:
+        """Every legal move of the player to move; empty once the game is over."""
+
+    def random_move(self, rng: random.Random) -> Hashable:
+        """One legal move, each with the same chance (the game is not over)."""
+
+    def play(self, move: Hashable) -> None:
+        """Apply a legal move in place (an illegal one is not checked)."""
+
+    def move_text(self, move: Hashable) -> str:
+        """The canonical text of a legal move here, as `State.move_text` writes it."""
+
+    def play_out(self, rng: random.Random) -> Playout:
+        """Play on in place with uniformly random legal moves until the game
+        ends or the game's cap of turns; the game's fastest loop, which must
+        agree with `random_move` and `play`."""
+
+
+def random_game(position: SearchPosition, rng: random.Random, cap: int) -> Playout:
+    """The slow, obviously correct twin of `play_out`: `random_move` and
+    `play` in turn, in place, until the game ends or `cap` turns (it counts
+    no pieces: `placed` is 0)."""
+    turns = 0
+    while position.to_move is not None and turns < cap:
+        position.play(position.random_move(rng))
+        turns += 1
+    if position.to_move is not None:
+        return Playout(0.5, None, turns, 0, capped=True)
+    return Playout(score_of(position.winner), position.winner, turns, 0)
+
+
 class State(ABC, Generic[MoveT]):
     """A position of one game, immutable from outside: `play` returns a new one."""
 
@@ -261,6 +341,11 @@ class State(ABC, Generic[MoveT]):
 
     def play_text(self, text: str) -> State[MoveT]:
         return self.play(self.parse_move(text))
+
+    @abstractmethod
+    def search_position(self) -> SearchPosition:
+        """This position as a fast, mutable search position (see
+        `SearchPosition`), for the AI; the game must not be over."""
 
     @abstractmethod
     def text_board(self, viewer: int | None = None) -> str:

@@ -1,18 +1,9 @@
-"""Fast uniformly random Trugo games on the bare `Board`, for search and benchmarks.
+"""Fast uniformly random Trugo games on the bare `Board`, for benchmarks and
+tests: thin wrappers over the search position (`search.py`), which holds the
+one random-move drawer and the one in-place turn.
 
-One game is played in place on a `Board`, each turn applied as `TrugoState.play`
-applies it (the move, then the captures, then `turn_result`; a pass captures
-too, and a second pass in a row draws). A game still going after `cap` turns
-stops there, reported as capped with no winner.
-
-Every legal move has the same probability. The piece moves are listed in full
-(their count is needed to weigh them against the tile moves). In the Waxing
-phase every frontier cell takes a tile in each of the three rotations, so a
-placement is drawn directly. In the Waning phase a removal is drawn by
-rejection: draw uniformly among every tile and every piece move, keep a piece
-move, keep a tile if it is removable, else draw again; after `MAX_DRAWS`
-rejections the removable tiles are listed in full (which also finds a player
-with no legal move, who passes). Both ways give each legal move the same chance.
+A game still going after `cap` turns stops there, reported as capped with no
+winner.
 """
 
 from __future__ import annotations
@@ -20,11 +11,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .board import MOVE, ORIGIN, PASS, PASS_MOVE, PLACE, REMOVE, Board, Move
-from .end import turn_result
+from .board import Board, Move
+from .search import CAP, TrugoSearchPosition, random_move
+from .search import play_out as play_out_position
 
-CAP = 1000  # turns, passes included
-MAX_DRAWS = 16
+__all__ = ["CAP", "Playout", "play_out", "random_move", "random_playout"]
 
 
 @dataclass(frozen=True)
@@ -35,41 +26,6 @@ class Playout:
     moves: int  # turns played, passes included
     tiles: int  # tiles placed
     capped: bool = False  # stopped at the cap, undecided
-
-
-def piece_moves(board: Board, player: int) -> list[Move]:
-    """Every piece move of `player`, in no particular order."""
-    destinations = board.destinations
-    moves: list[Move] = []
-    for start, stack in board.stacks.items():
-        if stack[-1] == player:
-            moves.extend([(MOVE, start, end) for end in destinations(start)])
-    return moves
-
-
-def random_move(board: Board, player: int, rng: random.Random) -> Move:
-    """A move drawn uniformly from `board.legal_moves(player)`."""
-    rand = rng.random
-    pieces = piece_moves(board, player)
-    if board.pool > 0:
-        cells = list(board.frontier) if board.tiles else [ORIGIN]
-        pick = int(rand() * (3 * len(cells) + len(pieces)))
-        if pick < 3 * len(cells):
-            index, rotation = divmod(pick, 3)
-            return (PLACE, cells[index], rotation)
-        return pieces[pick - 3 * len(cells)]
-    tiles = list(board.tiles)
-    removable = board.removable
-    for _ in range(MAX_DRAWS if tiles else 0):
-        pick = int(rand() * (len(tiles) + len(pieces)))
-        if pick >= len(tiles):
-            return pieces[pick - len(tiles)]
-        if removable(tiles[pick]):
-            return (REMOVE, tiles[pick], 0)
-    legal = [(REMOVE, cid, 0) for cid in tiles if removable(cid)] + pieces
-    if not legal:
-        return PASS_MOVE
-    return legal[int(rand() * len(legal))]
 
 
 def random_playout(
@@ -96,34 +52,7 @@ def play_out(
 ) -> Playout:
     """Play on from an undecided position: `board` (changed in place), `player`
     to move after `passes` passes in a row, until the game ends or `cap` more
-    turns have been played.
-    For search from a `TrugoState`: `play_out(state.board.copy(), state.to_move,
-    rng, passes=state.passes)`. `tiles` counts the tiles this playout placed."""
-    on_board = board.on_board
-    turns = tiles = 0
-    while turns < cap:
-        move = random_move(board, player, rng)
-        if record is not None:
-            record.append(move)
-        turns += 1
-        kind, a, b = move
-        before = sum(on_board())
-        if kind == PLACE:
-            board.place(a, b)
-            tiles += 1
-        elif kind == MOVE:
-            board.move_piece(a, b)
-        elif kind == REMOVE:
-            board.remove(a)
-        board.capture(player)
-        if kind == PASS:
-            passes += 1
-            if passes >= 2:
-                return Playout(None, turns, tiles)
-        else:
-            passes = 0
-        result = turn_result(board, player, before)
-        if result is not None:
-            return Playout(result.winner, turns, tiles)
-        player ^= 1
-    return Playout(None, turns, tiles, capped=True)
+    turns have been played. `tiles` counts the tiles this playout placed."""
+    position = TrugoSearchPosition(board, player, passes, cutoff=cap)
+    result = play_out_position(position, rng, record)
+    return Playout(result.winner, result.turns, result.placed, result.capped)

@@ -44,9 +44,11 @@ from .geometry import (
     in_reach,
     vertex_name,
 )
+from .move import TrugoMove
 
 if TYPE_CHECKING:
     from .game import TrugoGame
+    from .search import TrugoSearchPosition
 
 MOVE_FORM = (
     "a Trugo move is a tile placement, a rotation a, b or c and a cell (a0,0 or "
@@ -61,29 +63,6 @@ _POSITION = re.compile(r"([a-z])(\d{1,9})")
 _REMOVE = re.compile(f"x{_CELL}")
 _PIECE = re.compile(f"{_CELL}{_CORNER}[-:]{_CELL}{_CORNER}")
 PIECE_LETTERS = "OX"
-
-
-@dataclass(frozen=True, order=True)
-class TrugoMove:
-    """A move as the engine sees it: (kind, a, b) with ids from `geometry`:
-    place (cell, rotation), remove (cell, 0), move (from, to), pass (0, 0)."""
-
-    raw: RawMove
-
-    @property
-    def kind(self) -> str:
-        return ("place", "remove", "move", "pass")[self.raw[0]]
-
-    @property
-    def text(self) -> str:
-        kind, a, b = self.raw
-        if kind == PLACE:
-            return f"{ROTATIONS[b]}{cell_text(a)}"
-        if kind == REMOVE:
-            return f"x{cell_text(a)}"
-        if kind == MOVE:
-            return f"{vertex_name(a)}-{vertex_name(b)}"
-        return "pass"
 
 
 @dataclass(frozen=True)
@@ -382,6 +361,16 @@ class TrugoState(State[TrugoMove]):
             "its region through empty points, then may take one step along a tile edge "
             "to a junction of the other colour",
         )
+
+    # -- search -----------------------------------------------------------------
+
+    def search_position(self, cutoff: int | None = -1) -> TrugoSearchPosition:
+        """This position for the AI's search (see `search.py`); its random
+        games stop after `cutoff` turns (by default `SEARCH_CUTOFF`; None:
+        the playout's cap of 1,000), scoring the material on the board."""
+        from .search import SEARCH_CUTOFF, TrugoSearchPosition
+
+        return TrugoSearchPosition.from_state(self, SEARCH_CUTOFF if cutoff == -1 else cutoff)
 
     # -- output ---------------------------------------------------------------
 

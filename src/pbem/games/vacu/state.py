@@ -20,6 +20,7 @@ from ..base import IllegalMove, MoveButton, MoveRecord, MoveSyntaxError, Options
 from .board import BLACK, EMPTY, WHITE, Board
 from .notation import BUTTON, COLOUR, COLOUR_WORDS, COLUMNS, KOMI, PASS, STONE, STONE_LETTERS
 from .score import score
+from .search import VacuSearchPosition
 from .svg_board import render_svg
 from .text_board import render_text
 
@@ -369,6 +370,11 @@ class VacuState(State[VacuMove]):
         if self.black is None:
             return (0.0, 0.0)
         return score(self.board, self.komi or 0, self.black, self.button)
+
+    def search_position(self) -> VacuSearchPosition:
+        """This position for search, in any phase (the komi step offers komi
+        -size .. +size only; see `search.py`); the game must not be over."""
+        return VacuSearchPosition.from_state(self)
 
     # -- output -----------------------------------------------------------------
 

@@ -1,11 +1,7 @@
-"""Fast uniformly random Vasco games on the bare `Board`, for search and benchmarks.
-
-A move is drawn uniformly from the legal moves by rejection: draw a candidate
-cell (every empty cell touching a tile by an edge or a corner, where a placed
-tile must lie) and an orientation uniformly, keep the draw if the move is legal, else
-draw again. After many rejections the full legal list is built and drawn from,
-which also detects a player with no legal move. Both ways pick every legal move
-with the same probability.
+"""Fast uniformly random Vasco games from the empty board, for benchmarks and
+tests: a thin wrapper over `VascoSearchPosition.play_out`, which holds the one
+random-move drawer and the one in-place apply (see `search.py` for how a move
+is drawn uniformly).
 """
 
 from __future__ import annotations
@@ -13,11 +9,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .board import ORIGIN, Board
-from .end import loop_result, path_result
-from .geometry import RED, touching_offsets
+from .search import MAX_DRAWS, VascoSearchPosition, move_placement
 
-MAX_DRAWS = 48
+__all__ = ["MAX_DRAWS", "Playout", "random_playout"]
 
 
 @dataclass(frozen=True)
@@ -36,54 +30,8 @@ def random_playout(
 ) -> Playout:
     """Play one uniformly random legal game with a pool of `size` tiles;
     `record`, if given, receives each move as (cell id, orientation)."""
-    rng = rng or random.Random()
-    draw = rng.random
-    board = Board()
-    tiles = board.tiles
-    pool = size
-    candidates = [ORIGIN]
-    known = {ORIGIN}
-    player = RED
-    moves = 0
-    while True:
-        placed = None
-        draws = 0
-        while draws < MAX_DRAWS:
-            pick = int(draw() * 6 * len(candidates))
-            index, orientation = divmod(pick, 6)
-            cid = candidates[index]
-            if cid in tiles:  # stale candidate: drop it and draw again
-                candidates[index] = candidates[-1]
-                candidates.pop()
-                continue
-            draws += 1
-            if not (board.options_mask(cid) >> orientation) & 1:
-                continue
-            attempt = board.attempt(cid, orientation, pool)
-            if isinstance(attempt, list):
-                placed = attempt
-                break
-        if placed is None:
-            legal = board.legal_moves(pool)
-            if not legal:
-                return Playout(path_result(board, pool, player).winner, moves, len(tiles))
-            cid, orientation = legal[int(draw() * len(legal))]
-            attempt = board.attempt(cid, orientation, pool)
-            assert isinstance(attempt, list)
-            placed = attempt
-        moves += 1
-        pool -= len(placed)
-        if record is not None:
-            record.append((placed[0], tiles[placed[0]]))
-        for cid in placed:
-            for offset in touching_offsets(cid):
-                near = cid + offset
-                if near not in known:
-                    known.add(near)
-                    candidates.append(near)
-        result = loop_result(*board.loops_through(placed))
-        if result is None and pool == 0:
-            result = path_result(board, pool, player)
-        if result is not None:
-            return Playout(result.winner, moves, len(tiles))
-        player ^= 1
+    moves: list[int] | None = None if record is None else []
+    played = VascoSearchPosition.opening(size).play_out(rng or random.Random(), moves)
+    if record is not None and moves is not None:
+        record.extend(move_placement(move) for move in moves)
+    return Playout(played.winner, played.turns, played.placed)

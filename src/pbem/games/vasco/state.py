@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -22,9 +21,11 @@ from .geometry import (
     cell_of,
     neighbour_ids,
 )
+from .move import VascoMove
 
 if TYPE_CHECKING:
     from .game import VascoGame
+    from .search import VascoSearchPosition
 
 MOVE_FORM = (
     "a Vasco move is an orientation letter a to f followed by a cell col,row "
@@ -33,23 +34,6 @@ MOVE_FORM = (
 )
 _CELL_MOVE = re.compile(r"([a-z])([+-]?\d{1,9}),([+-]?\d{1,9})")
 _POSITION_MOVE = re.compile(r"([a-z])(\d{1,9})")
-
-
-@dataclass(frozen=True, order=True)
-class VascoMove:
-    """Place a tile in `orientation` (0..5 for a..f) at cell (col, row)."""
-
-    col: int
-    row: int
-    orientation: int
-
-    @property
-    def cell(self) -> tuple[int, int]:
-        return self.col, self.row
-
-    @property
-    def text(self) -> str:
-        return f"{LETTERS[self.orientation]}{self.col},{self.row}"
 
 
 def _beyond_reach(col: int, row: int) -> bool:
@@ -267,6 +251,12 @@ class VascoState(State[VascoMove]):
             f"the tile and its {autos} auto move{'' if autos == 1 else 's'} would need "
             f"{tiles_text(len(placed))}, but the pool holds only {tiles_text(self.pool)}"
         )
+
+    def search_position(self) -> VascoSearchPosition:
+        """This position for the AI's search (the game must not be over)."""
+        from .search import VascoSearchPosition
+
+        return VascoSearchPosition.from_state(self)
 
     # -- output ---------------------------------------------------------------
 
