@@ -1,0 +1,247 @@
+"""Monte Carlo tree search (UCT) with solved wins and losses.
+
+One search grows a tree from a `SearchPosition`: each iteration walks down
+by the UCB1 rule, adds one new position, plays it out at random (the game's
+`play_out`) and counts the result on the way back up. A position whose game
+is over is solved; a position where the player to move has a solved win, or
+where every move is solved, is solved too (the MCTS-solver of Winands et
+al.), so a win in one is always played and a proven loss never chosen while
+anything else is left. Values are kept as player 0's share of the game
+(1 a win, 0 a loss, 0.5 a draw) and turned to the mover's view where they
+are compared, so the search does not rely on turns alternating.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+
+from ..games.base import SearchPosition, score_of
+
+CHECK_EVERY = 16  # iterations between looks at the clock
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long one search may run: at most `seconds` of wall time and at
+    most `iterations` iterations (either may be None, not both)."""
+
+    seconds: float | None = None
+    iterations: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.seconds is None and self.iterations is None:
+            raise ValueError("a search budget needs seconds, iterations or both")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the search chooses: `exploration` is UCB1's constant for values in
+    [0, 1]; `solver` proves wins and losses (plain UCT does not)."""
+
+    exploration: float = 0.7
+    solver: bool = True
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One move at the root as the search saw it: its canonical text, how
+    many iterations went through it, and the mover's estimated share of the
+    game after it (1.0 once it is a proven win, 0.0 a proven loss)."""
+
+    move: str
+    visits: int
+    win_rate: float
+    proven: bool = False
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The result of one search: the move to play, every root move ranked
+    best first, and what the search cost."""
+
+    best: str
+    candidates: tuple[Candidate, ...]
+    iterations: int
+    seconds: float
+    share: float  # player 0's estimated share of the game from the root (exact once proven)
+    proven: bool = False  # the root is solved: `share` is exact
+
+    def top(self, count: int) -> tuple[Candidate, ...]:
+        return self.candidates[:count]
+
+
+@dataclass(eq=False, slots=True)
+class Node:
+    """A position in the tree, reached by `move` from its parent. `value` is
+    the sum of player 0's shares over the `visits` that passed through it;
+    `solved` is player 0's exact share once proven, else None. `untried`
+    lists the moves not expanded yet, from the second visit on (None
+    before: most nodes are visited once, and listing moves can cost more
+    than the playout)."""
+
+    move: Hashable | None
+    to_move: int | None
+    untried: list[Hashable] | None
+    children: list[Node] = field(default_factory=list)
+    visits: int = 0
+    value: float = 0.0
+    solved: float | None = None
+
+    def share(self, player: int) -> float:
+        """The average share of `player` over this node's visits."""
+        mean = self.value / self.visits if self.visits else 0.5
+        return mean if player == 0 else 1.0 - mean
+
+
+def _own(value: float, player: int) -> float:
+    return value if player == 0 else 1.0 - value
+
+
+def new_node(position: SearchPosition, move: Hashable | None) -> Node:
+    """A node for `position` (just reached by `move`), solved if it is over."""
+    to_move = position.to_move
+    if to_move is None:
+        return Node(move, None, [], solved=score_of(position.winner))
+    return Node(move, to_move, None)
+
+
+def search(
+    position: SearchPosition,
+    budget: Budget,
+    rng: random.Random,
+    settings: Settings = Settings(),
+) -> Analysis:
+    """Search from `position` (left unchanged; its game must not be over)
+    within `budget` and rank the moves of the player to move."""
+    if position.to_move is None:
+        raise ValueError("the game is over: there is no move to search")
+    root = new_node(position, None)
+    started = time.perf_counter()
+    deadline = None if budget.seconds is None else started + budget.seconds
+    limit = budget.iterations
+    iterations = 0
+    while root.solved is None:
+        if limit is not None and iterations >= limit:
+            break
+        if (
+            deadline is not None
+            and iterations % CHECK_EVERY == 0
+            and iterations > 0
+            and time.perf_counter() >= deadline
+        ):
+            break
+        _iterate(root, position.copy(), rng, settings)
+        iterations += 1
+    return _analysis(root, position, iterations, time.perf_counter() - started)
+
+
+def _iterate(root: Node, position: SearchPosition, rng: random.Random, settings: Settings) -> None:
+    """One iteration: select, expand one node, play out, back up."""
+    path = [root]
+    node = root
+    while node.solved is None:
+        if node.untried is None:
+            node.untried = position.legal_moves()
+        if node.untried:
+            break
+        node = _select(node, settings.exploration)
+        position.play(node.move)
+        path.append(node)
+    if node.solved is None:
+        untried = node.untried
+        assert untried
+        index = int(rng.random() * len(untried))
+        move = untried[index]
+        untried[index] = untried[-1]
+        untried.pop()
+        position.play(move)
+        child = new_node(position, move)
+        node.children.append(child)
+        path.append(child)
+        node = child
+    value = node.solved if node.solved is not None else position.play_out(rng).score
+    for visited in reversed(path):
+        visited.visits += 1
+        visited.value += value
+        if settings.solver and visited.solved is None and visited.children:
+            _prove(visited)
+
+
+def _select(node: Node, exploration: float) -> Node:
+    """The child UCB1 prefers for the player to move at `node`; a child proven
+    lost for that player only when every child is (the solver then marks
+    `node` solved before it is walked again)."""
+    player = node.to_move
+    assert player is not None
+    log_visits = math.log(node.visits) if node.visits > 1 else 0.0
+    best: Node | None = None
+    best_score = -math.inf
+    for child in node.children:
+        if child.solved is not None:
+            share = _own(child.solved, player)
+            # a proven loss: never while anything else is left; a win: always
+            score = -1e9 if share == 0.0 else share + 1e6 * (share == 1.0)
+        else:
+            score = child.share(player) + exploration * math.sqrt(log_visits / child.visits)
+        if score > best_score:
+            best, best_score = child, score
+    assert best is not None
+    return best
+
+
+def _prove(node: Node) -> None:
+    """Mark `node` solved when its player to move has a proven win, or when
+    every move is expanded and proven (the best of them, for that player)."""
+    player = node.to_move
+    assert player is not None
+    best: float | None = None
+    open_moves = node.untried is None or bool(node.untried)
+    for child in node.children:
+        if child.solved is None:
+            open_moves = True
+            continue
+        share = _own(child.solved, player)
+        if share == 1.0:
+            node.solved = child.solved
+            return
+        if best is None or share > _own(best, player):
+            best = child.solved
+    if not open_moves and best is not None:
+        node.solved = best
+
+
+def _analysis(root: Node, position: SearchPosition, iterations: int, seconds: float) -> Analysis:
+    """Rank the root's moves: a proven win first, proven losses last, the
+    rest by visits (the robust child), then by win rate."""
+    player = root.to_move
+    assert player is not None
+
+    def rank(child: Node) -> tuple[int, int, float]:
+        if child.solved is not None:
+            share = _own(child.solved, player)
+            tier = 2 if share == 1.0 else (0 if share == 0.0 else 1)
+        else:
+            tier = 1
+        return (tier, child.visits, child.share(player))
+
+    ranked = sorted(root.children, key=rank, reverse=True)
+    candidates = tuple(
+        Candidate(
+            move=position.move_text(child.move),
+            visits=child.visits,
+            win_rate=child.share(player) if child.solved is None else _own(child.solved, player),
+            proven=child.solved is not None,
+        )
+        for child in ranked
+    )
+    if not candidates:  # no iteration ran: any legal move
+        move = position.legal_moves()[0]
+        candidates = (Candidate(position.move_text(move), 0, 0.5),)
+    share = root.solved if root.solved is not None else root.share(0)
+    return Analysis(
+        candidates[0].move, candidates, iterations, seconds, share, root.solved is not None
+    )
