@@ -40,10 +40,14 @@ class Budget:
 @dataclass(frozen=True)
 class Settings:
     """How the search chooses: `exploration` is UCB1's constant for values in
-    [0, 1]; `solver` proves wins and losses (plain UCT does not)."""
+    [0, 1]; `solver` proves wins and losses (plain UCT does not); with
+    `decisive`, a position's moves are tried once when they are listed, and
+    a move that wins at once solves the position (so a win in one is never
+    missed, and a move that allows one is proven lost on its second visit)."""
 
     exploration: float = 0.7
     solver: bool = True
+    decisive: bool = True
 
 
 @dataclass(frozen=True)
@@ -146,6 +150,10 @@ def _iterate(root: Node, position: SearchPosition, rng: random.Random, settings:
     while node.solved is None:
         if node.untried is None:
             node.untried = position.legal_moves()
+            if settings.decisive and settings.solver:
+                _look_for_a_win(node, position)
+                if node.solved is not None:
+                    break
         if node.untried:
             break
         node = _select(node, settings.exploration)
@@ -169,6 +177,23 @@ def _iterate(root: Node, position: SearchPosition, rng: random.Random, settings:
         visited.value += value
         if settings.solver and visited.solved is None and visited.children:
             _prove(visited)
+
+
+def _look_for_a_win(node: Node, position: SearchPosition) -> None:
+    """Try each listed move of `node` (at `position`); one that ends the game
+    in the mover's favour becomes a solved child, which solves `node`."""
+    player = node.to_move
+    assert player is not None and node.untried is not None
+    for index, move in enumerate(node.untried):
+        after = position.copy()
+        after.play(move)
+        if after.to_move is None and after.winner == player:
+            node.untried[index] = node.untried[-1]
+            node.untried.pop()
+            won = score_of(player)
+            node.children.append(Node(move, None, [], solved=won))
+            node.solved = won
+            return
 
 
 def _select(node: Node, exploration: float) -> Node:
