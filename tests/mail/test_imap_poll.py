@@ -25,6 +25,8 @@ from pbem.store import OutboxMessage, User, make_engine, session_factory, upgrad
 
 from .dovecot import Dovecot
 
+PERSON = User.bot_level.is_(None)  # the database's own bots are no one's signup
+
 ADDRESS = "pbem@example.net"
 
 
@@ -79,7 +81,7 @@ def flags_by_subject(dovecot: Dovecot) -> dict[str, set[str]]:
 
 def userids(server: Server) -> set[str]:
     with server.sessions() as session:
-        return set(session.scalars(select(User.userid_key)))
+        return set(session.scalars(select(User.userid_key).where(PERSON)))
 
 
 def outbox(server: Server) -> list[tuple[list[str], str]]:

@@ -15,6 +15,8 @@ from pbem.server import Server
 from pbem.server.messages import Outgoing
 from pbem.store import Board, Ending, OutboxMessage, RatingEvent, User, session_factory
 
+PERSON = User.bot_level.is_(None)  # the database's own bots are no one's signup
+
 
 class Clock:
     """Time that tests move by hand."""
@@ -101,7 +103,7 @@ def test_malformed_commands_get_a_clear_error_and_change_nothing(
     [error] = server.handle("alice@example.org", line)
     assert words in error.body
     with server.sessions() as session:
-        assert session.scalar(select(func.count()).select_from(User)) == 0
+        assert session.scalar(select(func.count()).select_from(User).where(PERSON)) == 0
     assert outbox_count(server) == 1  # only the error mail
 
 
@@ -303,7 +305,10 @@ def test_account_errors(server: Server, line: str, words: str) -> None:
 def test_list_shows_the_players(server: Server) -> None:
     signup(server, "bob", "Alice")
     [listing] = server.handle("who@example.org", "list")
-    assert listing.body.startswith("2 players:\n  Alice\n  bob\n\n")
+    assert listing.body.startswith(
+        "5 players:\n  Alice\n  bob\n  easybot (bot, easy level)\n  hardbot (bot, hard level)\n"
+        "  mediumbot (bot, medium level)\n\n"
+    )
 
 
 def test_chat_reaches_the_other_player_only(server: Server) -> None:
@@ -672,13 +677,13 @@ def test_stop_with_the_token_turns_mail_off(server: Server) -> None:
 
     signup(server, "alice")
     with server.sessions() as session:
-        token = stop_token(session.scalars(select(User)).one())
+        token = stop_token(session.scalars(select(User).where(PERSON)).one())
     [error] = server.handle("x@example.org", "stop alice 0123456789abcdef0123")
     assert "not alice's stop token" in error.body
     [done] = server.handle("x@example.org", f"stop ALICE {token.upper()}")
     assert "alice gets no more board mail" in done.body
     with server.sessions() as session:
-        assert session.scalars(select(User)).one().mail_preference == "none"
+        assert session.scalars(select(User).where(PERSON)).one().mail_preference == "none"
     server.handle("alice@example.org", "change password alice pw-alice newpass1")
     [error] = server.handle("x@example.org", f"stop alice {token}")
     assert "not alice's stop token" in error.body

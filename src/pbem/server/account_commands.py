@@ -13,6 +13,7 @@ import os
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from ..store import Address, BoardPlayer, User
 from ..store.boards import boards_of, rebuild, reschedule
@@ -37,6 +38,19 @@ from .messages import Effect
 from .passwords import new_password_hash, password_changed
 
 MAIL_PREFERENCES = ("every", "digest", "none")
+
+
+def bots_on_offer(session: Session, userid: str) -> str:
+    """A newcomer's first opponents: the bots, and how to challenge one."""
+    bots = session.scalars(
+        select(User.userid).where(User.bot_level.is_not(None)).order_by(User.id)
+    ).all()
+    if not bots:
+        return ""
+    return (
+        f"\nNobody to play yet? The bots ({', '.join(bots)}) take every challenge at "
+        f"once, in every game: for instance 'vasco challenge {userid} {bots[0]}'.\n"
+    )
 
 
 def signup(ctx: Context, command: commands.Signup) -> None:
@@ -75,7 +89,7 @@ def signup(ctx: Context, command: commands.Signup) -> None:
         address,
         f"pbem signup {userid}",
         f"Welcome, {userid}: your account is ready, with mail going to {address}.\n"
-        f"Send 'help' for the commands.\n",
+        f"Send 'help' for the commands.\n{bots_on_offer(ctx.session, userid)}",
     )
 
 
@@ -329,6 +343,10 @@ def all_show(ctx: Context, command: commands.AllShow) -> None:
 
 
 def list_users(ctx: Context, command: commands.ListPlayers) -> None:
+    """Every player; the bots marked, with their level."""
     users = ctx.session.scalars(select(User).order_by(User.userid_key)).all()
-    lines = [f"{len(users)} players:"] + [f"  {user.userid}" for user in users]
+    lines = [f"{len(users)} players:"] + [
+        f"  {user.userid}" + (f" (bot, {user.bot_level} level)" if user.is_bot else "")
+        for user in users
+    ]
     ctx.reply.send(ctx.sender, "pbem list", "\n".join(lines) + "\n")

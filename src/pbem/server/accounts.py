@@ -80,8 +80,10 @@ def authenticate(session: Session, userid: str, password: str, source: str = "")
     )
 
 
-def main_address(user: User) -> str:
-    return user.addresses[0].address
+def main_address(user: User) -> str | None:
+    """Where the user's mail goes; None for a bot, which has no address (a
+    mail to it is not sent)."""
+    return user.addresses[0].address if user.addresses else None
 
 
 def find_address(session: Session, address: str) -> Address | None:

@@ -80,6 +80,11 @@ def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
         raise CommandError(
             "A player cannot be challenged to play against themselves: name two players."
         )
+    if all(user.is_bot for user in users):
+        raise CommandError(
+            "Bots play only against people: name at least one player who is not a bot "
+            f"('{game.name} challenge YOU {users[0].userid}')."
+        )
     for user in sorted(users, key=lambda user: user.id):  # rows locked in user-id order
         standing = rating_row(ctx.session, user.id, game.name)
         if standing.limit is not None and active_boards(ctx, user.id, game.name) >= standing.limit:
@@ -111,11 +116,16 @@ def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
     for user in users:
         standing = rating_row(ctx.session, user.id, game.name)
         standing.seeking = max(0, standing.seeking - 1)
+    bots = [player for player in board.players if player.user.is_bot]
+    for player in bots:
+        player.accepted = True  # a bot takes every challenge, at once
     ctx.reply.created = board.id
     new_board_news(ctx, board)
     state = rebuild(board)
+    accepted = "".join(f"{player.user.userid} (a bot) accepts at once.\n" for player in bots)
     opening = (
         f"A new {game.title} board, from a challenge sent by {challenger(ctx)}.\n"
+        f"{accepted}"
         f"To decline, resign before your first move ('{game.name} resign {board.id} USERID "
         f"PASSWORD'); a declined board is not rated. '{game.name} accept USERID PASSWORD' "
         "accepts.\n\n"

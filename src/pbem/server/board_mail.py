@@ -156,8 +156,10 @@ def send_board(
             view, state, player.seat, comment=comment, commenter=commenter, watchers=names
         )
         picture = ShownBoard(board.id, board.version, player.seat)
-        ctx.reply.send(main_address(user), topic, opening + body, board=picture)
-        sent.add(main_address(user).lower())
+        address = main_address(user)
+        if address is not None:
+            ctx.reply.send(address, topic, opening + body, board=picture)
+            sent.add(address.lower())
     onlooker = ShownBoard(board.id, board.version)
     copy = opening + board_body(
         view, state, None, comment=comment, commenter=commenter, watchers=names
@@ -167,8 +169,10 @@ def send_board(
             f"You follow board {board.id}: '{board.game} unsubscribe {user.userid} PASSWORD "
             f"{board.id}' stops these copies."
         )
-        ctx.reply.send(main_address(user), topic, copy, footer=footer, board=onlooker)
-        sent.add(main_address(user).lower())
+        address = main_address(user)
+        if address is not None:
+            ctx.reply.send(address, topic, copy, footer=footer, board=onlooker)
+            sent.add(address.lower())
     involved = {a.address_key for p in board.players for a in p.user.addresses}
     if ctx.sender and ctx.sender.lower() not in sent | involved:
         body = board_body(view, state, None, watchers=names)

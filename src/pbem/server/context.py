@@ -39,7 +39,7 @@ class Context:
         if self.trusted is not None:
             self.trusted_user = find_user(self.session, self.trusted)
             if not self.sender and self.trusted_user is not None:
-                self.sender = main_address(self.trusted_user)
+                self.sender = main_address(self.trusted_user) or ""  # a bot: no one
 
 
 def login(ctx: Context, userid: str, password: str | None) -> User:

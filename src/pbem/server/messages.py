@@ -80,7 +80,7 @@ class Reply:
 
     def send(
         self,
-        to: str | list[str] | tuple[str, ...],
+        to: str | list[str | None] | tuple[str | None, ...] | None,
         subject: str,
         body: str,
         *,
@@ -89,8 +89,9 @@ class Reply:
     ) -> None:
         """Queue a mail; `footer` replaces the recipient's usual stop line
         (every mail ends with how to stop it, see `with_footers`); `board`
-        is the board it shows."""
-        addresses = (to,) if isinstance(to, str) else tuple(to)
+        is the board it shows. A missing address (None: a bot's) is no one."""
+        listed = (to,) if to is None or isinstance(to, str) else tuple(to)
+        addresses = tuple(address for address in listed if address is not None)
         if addresses:
             self.messages.append(Outgoing(addresses, subject, body, footer=footer, board=board))
 

@@ -9,7 +9,7 @@ the move and writes its mails there, and only then takes the write turn
 for a guarded UPDATE and a few INSERTs. On SQLite the write lock is held
 for those statements alone, not for the rules and the mails.
 
-Anything else (a board with proposals, a submitted or queued move, a
+Anything else (a board a bot plays on, a board with proposals, a submitted or queued move, a
 subscriber, a total-time clock; a move that ends the game; a password not
 checked yet; a mail from an address not the player's; a refusal of any
 kind; a board changed between the read and the write) returns None
@@ -61,7 +61,7 @@ _MAIN_ADDRESS = (
     .scalar_subquery()
 )
 _PEOPLE = (
-    select(BoardPlayer.seat, User.mail_preference, _MAIN_ADDRESS.label("address"))
+    select(BoardPlayer.seat, User.mail_preference, _MAIN_ADDRESS.label("address"), User.bot_level)
     .join(User, User.id == BoardPlayer.user_id)
     .where(BoardPlayer.board_id == bindparam("board"))
     .order_by(BoardPlayer.seat)
@@ -115,7 +115,8 @@ class Reader:
 
     seat: int
     preference: str
-    address: str
+    address: str | None  # None: a bot
+    bot_level: str | None
 
 
 @dataclass(frozen=True)
@@ -273,6 +274,8 @@ def _plan(
     nagged_at: datetime | None,
     now: datetime,
 ) -> Planned | None:
+    if any(person.bot_level is not None for person in people):
+        return None  # a bot's board: the full path keeps its clock and its worker's turn
     state = view.state()
     seat = view.to_move
     assert seat is not None
@@ -335,7 +338,7 @@ def _mails(view: BoardView, after: State, people: list[Reader], command: Move) -
     topic = subject(view, after, commented=bool(command.comment.strip()))
     mails = []
     for reader in people:
-        if reader.preference != "every":
+        if reader.preference != "every" or reader.address is None:
             continue
         body = board_body(view, after, reader.seat, comment=command.comment, commenter=mover)
         mail = Outgoing(

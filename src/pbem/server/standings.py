@@ -36,6 +36,12 @@ class Standing:
     active: int
     limit: int | None
     seeking: int
+    bot: bool = False  # a built-in AI opponent
+
+    @property
+    def name(self) -> str:
+        """The userid as lists show it: a bot's says so."""
+        return f"{self.userid} (bot)" if self.bot else self.userid
 
 
 SECTION_SIZE = 100  # players a section lists at once (the page links to the next ones)
@@ -92,18 +98,18 @@ def standing_sections(
     who never played and seek nothing are left out): `size` of each, from
     the `start`-th (0 first) of a section; a list one longer than `size`
     means more follow. Cost does not grow with the number of players."""
-    found: dict[str, list[tuple[Rating, str]]] = {}
+    found: dict[str, list[tuple[Rating, str, str | None]]] = {}
     for section in SECTIONS:
         query = (
-            select(Rating, User.userid)
+            select(Rating, User.userid, User.bot_level)
             .join(User, User.id == Rating.user_id)
             .where(Rating.game == game, section_filter(game, section, now))
             .order_by(Rating.rating.desc(), Rating.id)
             .offset((start or {}).get(section, 0))
             .limit(size + 1)
         )
-        found[section] = [(row, name) for row, name in session.execute(query)]
-    ids = [row.user_id for rows in found.values() for row, _ in rows]
+        found[section] = [(row, name, level) for row, name, level in session.execute(query)]
+    ids = [row.user_id for rows in found.values() for row, _, _ in rows]
     counts_of = active_counts(session, game, ids) if ids else {}
     return {
         section: [
@@ -117,8 +123,9 @@ def standing_sections(
                 counts_of.get(row.user_id, 0),
                 row.limit,
                 row.seeking,
+                level is not None,
             )
-            for row, name in rows
+            for row, name, level in rows
         ]
         for section, rows in found.items()
     }
@@ -135,7 +142,7 @@ def standings(ctx: Context, game: Game, command: commands.Standings) -> None:
         for rank, s in enumerate(entries[:SECTION_SIZE], start=1):
             limit = "-" if s.limit is None else str(s.limit)
             lines.append(
-                f"{rank:>3}. {s.userid:<16} {s.rating:>6.0f} {s.games:>5}  "
+                f"{rank:>3}. {s.name:<16} {s.rating:>6.0f} {s.games:>5}  "
                 f"{s.wins:>3}-{s.losses}-{s.draws:<6} {s.active:>3}/{limit:<5} {s.seeking:>3}"
             )
         if len(entries) > SECTION_SIZE:

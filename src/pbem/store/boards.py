@@ -77,8 +77,10 @@ def create_board(
         created_at=now,
         updated_at=now,
     )
+    board.players = [
+        BoardPlayer(seat=seat, user_id=user.id, user=user) for seat, user in enumerate(players)
+    ]
     board.due_at = due_time(board, [])
-    board.players = [BoardPlayer(seat=seat, user_id=user.id) for seat, user in enumerate(players)]
     session.add(board)
     session.flush()
     POSITIONS.keep(board.game, board.options, state)
@@ -117,10 +119,12 @@ def time_used(board: Board, moves: Sequence[MoveRow], seat: int, now: datetime) 
 def due_time(board: Board, moves: Sequence[MoveRow] | None = None) -> datetime | None:
     """When the periodic job must next look at the board: the first of its
     nag, its forfeit, and the player to move's total time running out
-    (None: a finished board, or one without time limits). `moves`, the
+    (None: a finished board, one without time limits, or a bot to move). `moves`, the
     board's move rows, are needed only for a total time limit."""
     if board.status is not BoardStatus.ACTIVE or board.to_move is None:
         return None
+    if board.players and board.players[board.to_move].user.is_bot:
+        return None  # a bot is never nagged and never runs out of time
     times = []
     if board.nag_days:
         nag = board.updated_at + timedelta(days=board.nag_days)

@@ -47,10 +47,32 @@ class User(Base):
     # Web sessions carry the count they were made under; logging out and a
     # new password move it on, which voids every older session.
     session_generation: Mapped[int] = mapped_column(default=0, server_default="0")
+    # A built-in AI opponent plays as this user: its level's name (ai/levels.py).
+    # A bot has no address and a password hash nothing matches.
+    bot_level: Mapped[str | None] = mapped_column(String(16), default=None)
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_level is not None
 
     addresses: Mapped[list[Address]] = relationship(
         back_populates="user", cascade="all, delete-orphan", order_by="Address.id", lazy="selectin"
     )
+
+
+class BotLease(Base):
+    """A bot worker is thinking about this board at `version` until
+    `expires_at`: another worker leaves the board alone until then, and a
+    worker that died lets go when it passes."""
+
+    __tablename__ = "bot_leases"
+
+    board_id: Mapped[int] = mapped_column(
+        ForeignKey("boards.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int]
+    holder: Mapped[str] = mapped_column(String(100))
+    expires_at: Mapped[datetime]
 
 
 class Address(Base):

@@ -1,0 +1,166 @@
+"""The bots' side of the server: which boards wait for a bot, a lease so
+that one worker at a time thinks about a board, and the commands a bot
+sends once it has decided.
+
+A bot is a user with a `bot_level`. It never thinks inside a command: the
+bot worker (`bots/`) asks `waiting` what to do, `claim`s a board, searches
+in a process of its own, and plays what it found with `play`, as a typed
+command the server runs for it like any player's (with the `#N` guard, so a
+board that moved meanwhile refuses it and nothing is played twice).
+
+What a bot does, besides moving: it accepts every challenge when it is
+made (`board_commands.challenge`); it answers a draw offer after a short
+search (taking the draw when it is behind, `ai.decide.takes_draw`); it
+rejects every undo (a bot plays as in a tournament: a move stands); and it
+resigns a game it has proven lost.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import and_, delete, exists, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import aliased
+
+from ..store import Board, BoardPlayer, BoardStatus, BotLease, User, Vote
+from .commands import Accept, Move, Reject, Resign
+from .service import Server
+
+log = logging.getLogger("pbem.bots")
+
+MOVE, DRAW, UNDO = "move", "draw", "undo"  # what a bot is asked to do
+
+
+@dataclass(frozen=True)
+class BotTurn:
+    """A board waiting for a bot: to move (`MOVE`), or to answer a draw
+    offer (`DRAW`) or an undo proposal (`UNDO`), at the board's `version`."""
+
+    task: str
+    board: int
+    game: str
+    options: dict[str, Any]
+    moves: tuple[str, ...]
+    version: int
+    seat: int
+    bot: str  # its userid
+    level: str
+
+
+def waiting(server: Server, limit: int = 20) -> list[BotTurn]:
+    """Boards waiting for a bot that no worker holds a live lease on, the
+    longest waiting first: answers to proposals before moves (nobody moves
+    while a proposal is open)."""
+    now = server.clock()
+    seat = aliased(BoardPlayer)
+    leased = exists().where(BotLease.board_id == Board.id, BotLease.expires_at > now)
+    turns: list[BotTurn] = []
+    with server.reads() as session:
+        for task in (DRAW, UNDO, MOVE):
+            query = (
+                select(Board, seat.seat, User.userid, User.bot_level)
+                .join(seat, seat.board_id == Board.id)
+                .join(User, User.id == seat.user_id)
+                .where(User.bot_level.is_not(None), Board.status == BoardStatus.ACTIVE, ~leased)
+                .order_by(Board.updated_at, Board.id)
+                .limit(limit - len(turns))
+            )
+            if task == MOVE:
+                query = query.where(
+                    Board.to_move == seat.seat, ~exists().where(Vote.board_id == Board.id)
+                )
+            else:
+                query = query.where(
+                    exists().where(Vote.board_id == Board.id, Vote.kind == task),
+                    ~exists().where(
+                        and_(Vote.board_id == Board.id, Vote.kind == task, Vote.seat == seat.seat)
+                    ),
+                )
+            for board, seat_number, userid, level in session.execute(query):
+                turns.append(
+                    BotTurn(
+                        task,
+                        board.id,
+                        board.game,
+                        dict(board.options),
+                        tuple(board.snapshot["moves"]),
+                        board.version,
+                        seat_number,
+                        userid,
+                        level or "",  # never None: the query asks for bots
+                    )
+                )
+            if len(turns) >= limit:
+                break
+    return turns
+
+
+def claim(server: Server, turn: BotTurn, holder: str, seconds: float) -> bool:
+    """Take the board for `seconds` for the worker `holder`; False when
+    another worker holds it (a lease that ran out is taken over: its worker
+    died or hung)."""
+    now = server.clock()
+    try:
+        with server.sessions.begin() as session:
+            session.execute(
+                delete(BotLease).where(BotLease.board_id == turn.board, BotLease.expires_at <= now)
+            )
+            session.add(
+                BotLease(
+                    board_id=turn.board,
+                    version=turn.version,
+                    holder=holder,
+                    expires_at=now + timedelta(seconds=seconds),
+                )
+            )
+    except IntegrityError:
+        return False
+    return True
+
+
+def release(server: Server, turn: BotTurn, holder: str) -> None:
+    """Give the board back (the worker is done with it, or gave up)."""
+    with server.sessions.begin() as session:
+        session.execute(
+            delete(BotLease).where(BotLease.board_id == turn.board, BotLease.holder == holder)
+        )
+
+
+def play(server: Server, turn: BotTurn, move: str) -> str | None:
+    """Play the bot's move, guarded by the version it thought about; the
+    refusal's text when the board moved on meanwhile (or the move is
+    refused), else None."""
+    command = Move(
+        game=turn.game, board=turn.board, userid=turn.bot, move=move, number=turn.version + 1
+    )
+    return _run(server, turn, command)
+
+
+def resign(server: Server, turn: BotTurn) -> str | None:
+    """The bot gives up a game it has proven lost."""
+    command = Resign(
+        game=turn.game,
+        board=turn.board,
+        userid=turn.bot,
+        comment="I have worked out that I cannot win this game: well played.",
+    )
+    return _run(server, turn, command)
+
+
+def answer(server: Server, turn: BotTurn, yes: bool) -> str | None:
+    """Accept or reject what is proposed on the board."""
+    kind = Accept if yes else Reject
+    return _run(server, turn, kind(game=turn.game, board=turn.board, userid=turn.bot))
+
+
+def _run(server: Server, turn: BotTurn, command: Accept | Reject | Move | Resign) -> str | None:
+    sent = server.execute(command, as_user=turn.bot)
+    refusals = [mail.error for mail in sent if mail.error is not None]
+    if refusals:
+        log.info("bot %s on board %d: %s", turn.bot, turn.board, refusals[0])
+        return refusals[0]
+    return None
