@@ -34,6 +34,7 @@ usage: pbem <game> help
        pbem send --from ADDRESS "COMMAND LINE" [--body TEXT] [--json]
        pbem tick
        pbem serve
+       pbem bots
        pbem receive < MESSAGE
        pbem poll [--once]
        pbem deliver
@@ -48,8 +49,10 @@ Games: {", ".join(GAMES)}.
                 (the body from --body or standard input) and print the mails
                 it produced; they also wait in the outbox for delivery
   tick          run the periodic job once: reminders, forfeits, digests
-  serve         run the server: the SMTP listener, mail delivery, the tick
-                (and the IMAP poller when PBEM_IMAP_URL is set)
+  serve         run the server: the SMTP listener, mail delivery, the tick,
+                the bots (and the IMAP poller when PBEM_IMAP_URL is set)
+  bots          run only the bot worker, which plays the built-in AI
+                opponents' moves (for another machine on the same database)
   receive       run the command of one mail read from standard input (for a
                 mail server's pipe delivery); exit 75 asks it to retry
   poll          read commands from the mailbox PBEM_IMAP_URL names, every
@@ -88,8 +91,34 @@ def settings() -> Settings:
         raise UsageError(str(error)) from error
 
 
+def bots_command(server: Server, config: Settings, out: TextIO) -> int:
+    """`pbem bots`: the bot worker alone, until SIGINT or SIGTERM."""
+    import signal
+    import threading
+    import time
+
+    from .bots import BotWorker
+
+    stop = threading.Event()
+    worker = BotWorker(server, max(1, config.bot_processes))
+    thread = threading.Thread(target=worker.run, args=(stop, config.bot_seconds), name="bots")
+    # The handler only notes the signal (see serve.py): the main thread sets `stop`.
+    signalled: list[int] = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda number, _frame: signalled.append(number))
+    thread.start()
+    out.write("pbem bots: playing the bots' moves; Ctrl-C stops.\n")
+    out.flush()
+    while not signalled and thread.is_alive():
+        time.sleep(0.2)
+    stop.set()
+    thread.join()
+    return 0
+
+
 def mail_command(name: str, words: Sequence[str], out: TextIO) -> int:
-    """`serve`, `receive`, `poll [--once]` and `deliver`: the mail door."""
+    """`serve`, `bots`, `receive`, `poll [--once]` and `deliver`: the doors
+    that run until stopped or read mail."""
     import logging
 
     allowed = ["--once"] if name == "poll" else []
@@ -120,6 +149,8 @@ def mail_command(name: str, words: Sequence[str], out: TextIO) -> int:
             return 75  # EX_TEMPFAIL: the mail server keeps the mail and retries
         return 0
     with open_server() as server:
+        if name == "bots":
+            return bots_command(server, config, out)
         if name == "poll":
             from .mail import imap_poll
 
@@ -244,7 +275,7 @@ def run(argv: Sequence[str], out: TextIO) -> int:
         return send_command(argv[1:], out, sys.stdin)
     if argv[0] == "tick":
         return tick_command(argv[1:], out)
-    if argv[0] in ("serve", "receive", "poll", "deliver"):
+    if argv[0] in ("serve", "receive", "poll", "deliver", "bots"):
         return mail_command(argv[0], argv[1:], out)
     try:
         game = get_game(argv[0])

@@ -1,6 +1,7 @@
 """`pbem serve` (what `make serve` starts): one process running the web
-door, the SMTP listener, the outbox delivery loop, the periodic tick and,
-when a mailbox is configured, the IMAP poller; logging to the console."""
+door, the SMTP listener, the outbox delivery loop, the periodic tick, the
+bot worker (its searches in processes of their own) and, when a mailbox is
+configured, the IMAP poller; logging to the console."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from typing import TextIO
 
 import uvicorn
 
+from .bots import BotWorker
 from .connections import CappedHttp
 from .mail.delivery import delivery_loop, transport_for
 from .mail.listener import start_listener
@@ -144,6 +146,11 @@ def serve(
     if web is not None:
         threads.append(threading.Thread(target=web.run, name="web"))
         web_thread = threads[-1]
+    bots = BotWorker(server, settings.bot_processes) if settings.bot_processes > 0 else None
+    if bots is not None:
+        threads.append(
+            threading.Thread(target=bots.run, args=(stop, settings.bot_seconds), name="bots")
+        )
     if settings.imap_url:
         from .mail.imap_poll import poll_forever
 

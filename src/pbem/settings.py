@@ -37,6 +37,8 @@ class Settings:
     web_url: str = ""  # the web door's public address, for links; empty: http://host:port
     secret_key: str = ""  # signs web sessions; empty: one kept in var/secret_key
     database_url: str = ""  # PBEM_DATABASE_URL; empty: SQLite under var/
+    bot_processes: int = 1  # searches the bots run at once; 0: no bots in this `pbem serve`
+    bot_seconds: float = 1.0  # how often the bot worker looks for boards waiting for a bot
 
     @property
     def public_url(self) -> str:

@@ -1,0 +1,163 @@
+"""The bot worker: finds boards waiting for a bot, thinks in a separate
+process, and plays through the command layer like any player.
+
+Each pass asks the server which boards wait for a bot (`bot_turns.waiting`),
+takes a lease on each (`claim`: no other worker, on this machine or another,
+thinks about it meanwhile), runs the search in a pool of processes started
+with `spawn` (never in a thread of the web or mail doors: a search is
+seconds of pure Python), and plays the result as the bot's command with the
+`#N` guard. A worker that crashes or is stopped mid-thought leaves a lease
+that runs out, and the board is picked up again; a board that moved
+meanwhile refuses the stale move, so nothing is played twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import socket
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ai.decide import DRAW_LOOK, Decision, choose_move, takes_draw
+from ..ai.levels import level_named
+from ..server import Server
+from ..server.bot_turns import DRAW, UNDO, BotTurn, answer, claim, play, release, resign, waiting
+
+log = logging.getLogger("pbem.bots")
+SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: no threads or locks forked
+SLACK = 30.0  # seconds a search process may take beyond its budget (start-up, replay)
+
+
+def _ready() -> None:
+    """Import the rules in each search process when it starts, not in its first search."""
+    import pbem.ai.decide  # noqa: F401
+
+
+def holder_name() -> str:
+    """Who holds a lease, for people reading the table: machine and process."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+@dataclass
+class BotWorker:
+    """Plays the bots' turns on `server`'s database, `processes` searches at
+    a time."""
+
+    server: Server
+    processes: int = 1
+    holder: str = field(default_factory=holder_name)
+    _pool: ProcessPoolExecutor | None = field(default=None, init=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
+
+    def run(self, stop: threading.Event, seconds: float = 1.0) -> None:
+        """Play turns until `stop` is set, looking again every `seconds`
+        when nothing was waiting."""
+        with ThreadPoolExecutor(self.processes, thread_name_prefix="bot") as threads:
+            while not stop.is_set():
+                try:
+                    done = self.step(threads)
+                except Exception:
+                    log.exception("the bot worker failed; trying again shortly")
+                    done = 0
+                if not done:
+                    stop.wait(seconds)
+        self.close()
+
+    def step(self, threads: ThreadPoolExecutor | None = None) -> int:
+        """One pass: every waiting board this worker can claim, `processes`
+        at a time; how many turns were played or answered."""
+        turns = waiting(self.server, limit=max(4, 2 * self.processes))
+        if threads is None or self.processes == 1:
+            return sum(self.take(turn) for turn in turns)
+        futures = [threads.submit(self.take, turn) for turn in turns]
+        return sum(future.result() for future in futures)
+
+    def take(self, turn: BotTurn) -> int:
+        """Claim one board, do its turn and let it go; 1 when something was done."""
+        lease = self._budget_of(turn) + SLACK
+        if not claim(self.server, turn, self.holder, lease):
+            return 0
+        try:
+            return self._do(turn, lease)
+        except Exception:
+            log.exception("bot %s on board %d failed", turn.bot, turn.board)
+            return 0
+        finally:
+            release(self.server, turn, self.holder)
+
+    def _do(self, turn: BotTurn, timeout: float) -> int:
+        seed = turn.board * 1_000_003 + turn.version
+        if turn.task == UNDO:
+            refused = answer(self.server, turn, yes=False)
+        elif turn.task == DRAW:
+            yes = self._think(
+                timeout, takes_draw, turn.game, turn.options, turn.moves, turn.seat, seed
+            )
+            refused = answer(self.server, turn, yes=bool(yes))
+        else:
+            decision = self._think(
+                timeout, choose_move, turn.game, turn.options, turn.moves, turn.level, seed
+            )
+            assert isinstance(decision, Decision)
+            if decision.resign:
+                refused = resign(self.server, turn)
+            else:
+                assert decision.move is not None
+                refused = play(self.server, turn, decision.move)
+                log.info(
+                    "bot %s played %s on board %d (%d playouts, %.1f s, %.0f%% to win)",
+                    turn.bot,
+                    decision.move,
+                    turn.board,
+                    decision.iterations,
+                    decision.seconds,
+                    100 * decision.share,
+                )
+        return 0 if refused else 1
+
+    def _budget_of(self, turn: BotTurn) -> float:
+        if turn.task == DRAW:
+            return DRAW_LOOK.seconds or 0.0
+        if turn.task == UNDO:
+            return 0.0
+        return level_named(turn.level).budget.seconds or 0.0
+
+    def _think(self, timeout: float, function: Any, *args: Any) -> Any:
+        """Run `function(*args)` in a search process; a process that dies or
+        overruns is replaced (and the turn tried again at a later pass)."""
+        pool = self._search_pool()
+        future: Future[Any] = pool.submit(function, *args)
+        try:
+            return future.result(timeout=timeout)
+        except (BrokenProcessPool, FutureTimeout):
+            self._replace_pool(pool)
+            raise
+
+    def _search_pool(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(
+                    self.processes, mp_context=SPAWN, initializer=_ready
+                )
+            return self._pool
+
+    def _replace_pool(self, broken: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._pool is broken:
+                self._pool = None
+        for process in list(getattr(broken, "_processes", {}).values()):
+            process.kill()  # a hung search: nothing else stops it
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the search processes."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
