@@ -9,8 +9,8 @@ how `a` fared. Players are a level's name (`easy`, `medium`, `hard`, from
 solver, no game knowledge) given the hard level's budget, the yardstick
 the strongest level must beat. `--scale 0.1` multiplies every budget (time
 and playouts) to run a quick look; the figures in docs/ai.md say which
-scale they were run at. Options of the game go after `--options`
-(`--options -size=5 -komi=3`).
+scale they were run at. The game's options come one per `--option`
+(`--option=-size=5 --option=-komi=3`).
 
 Each move goes through the game's clean API (the search's move text read
 back with `play_text`), so a search move the rules refuse stops the run.
@@ -155,11 +155,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--scale", type=float, default=1.0, help="multiplies every budget")
-    parser.add_argument("--options", nargs="*", default=[], help="the game's options (-size=5)")
+    parser.add_argument(
+        "--option", action="append", default=[], help="a game option: --option=-size=5"
+    )
     args = parser.parse_args(argv)
     a = player_named(args.a, args.scale)
     b = player_named(args.b, args.scale)
-    tally, wall = match(args.game, args.options, a, b, args.games, args.seed)
+    tally, wall = match(args.game, args.option, a, b, args.games, args.seed)
     sys.stdout.write(report(args.game, a, b, tally, wall))
     return 0
 
