@@ -9,7 +9,9 @@ of tiles for Vasco and Trugo and the side of the board for Vacu and Convacu
 turns (Trugo: 1,000; Vacu and Convacu: 10 per point) also reports how many playouts
 hit it. Go 9x9 from OpenSpiel (the `bench` extra) is timed the same way in the same
 run, so figures from different machines can be compared: divide by the Go figure.
-Each game registers one entry in `GAMES`.
+Each game registers one entry in `GAMES`: its opening as a search position (the
+protocol the AI searches over, `pbem.games.base.SearchPosition`), whose
+`play_out` is timed on a copy per playout, as a search runs it.
 """
 
 from __future__ import annotations
@@ -22,13 +24,12 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Literal
 
-from pbem.games.trugo.playout import CAP as TRUGO_CAP
-from pbem.games.trugo.playout import random_playout as trugo_playout
-from pbem.games.vacu.playout import default_cap as vacu_cap
-from pbem.games.vacu.playout import random_playout as vacu_playout
-from pbem.games.vasco.playout import random_playout as vasco_playout
+from pbem.games import get_game
+from pbem.games.base import SearchPosition
+from pbem.games.trugo.search import CAP as TRUGO_CAP
+from pbem.games.vacu.search import default_cap as vacu_cap
 
 INSTALL_HINT = (
     "OpenSpiel is not installed, so there is no Go 9x9 yardstick: "
@@ -36,25 +37,6 @@ INSTALL_HINT = (
 )
 GO_SIZE = 9
 GO_KOMI = 7.5
-
-
-class Counts(Protocol):
-    """What a game's random playout reports: player moves and pieces placed
-    (named `tiles` here, as the tile games name them)."""
-
-    @property
-    def moves(self) -> int: ...
-
-    @property
-    def tiles(self) -> int: ...
-
-
-class CappedCounts(Counts, Protocol):
-    """A playout that stops undecided after a cap of turns says whether it did."""
-
-    @property
-    def capped(self) -> bool: ...
-
 
 Rate = Literal["playouts", "moves"]
 
@@ -71,14 +53,15 @@ class Target:
 
 @dataclass(frozen=True)
 class Game:
-    """A game's random playout, `play(size, rng)`, and what its figures mean.
+    """How to time a game: `start(size)` is its opening as a search position
+    (`SearchPosition`, the one protocol the AI searches over), and each
+    playout is `play_out` on a copy of it, as a search plays them.
 
     `label` names a run, from the size: `{size} tiles`, `{size}x{size}`. With a
     `cap` (a number of turns, or one for each size), a playout stops undecided
-    after that many turns and its counts say so (`CappedCounts`); the benchmark
-    reports how many did."""
+    after that many turns and says so; the benchmark reports how many did."""
 
-    play: Callable[[int, random.Random], Counts]
+    start: Callable[[int], SearchPosition]
     default_size: int
     label: str
     moves_are: str
@@ -91,24 +74,25 @@ class Game:
         return self.cap(size) if callable(self.cap) else self.cap
 
 
-@dataclass(frozen=True)
-class StoneCounts:
-    """A Vacu playout's counts under the names `Counts` gives them."""
+def _vasco(size: int) -> SearchPosition:
+    return get_game("vasco").start([f"-size={size}"]).search_position()
 
-    moves: int
-    tiles: int  # stones placed
-    capped: bool
+
+def _trugo(size: int) -> SearchPosition:
+    state = get_game("trugo").start([f"-size={size}"])
+    return state.search_position(cutoff=None)  # whole random games, to the cap
 
 
 def _vacu(connection: bool) -> Game:
-    """Vacu's or Convacu's entry: the same engine, board and target."""
+    """Vacu's or Convacu's entry: the same engine, board and target, with the
+    komi set (play starts at once, as in Go)."""
+    name = "convacu" if connection else "vacu"
 
-    def play(size: int, rng: random.Random) -> StoneCounts:
-        playout = vacu_playout(size, rng, connection=connection)
-        return StoneCounts(playout.moves, playout.stones, playout.capped)
+    def start(size: int) -> SearchPosition:
+        return get_game(name).start([f"-size={size}", "-komi=6"]).search_position()
 
     return Game(
-        play=play,
+        start=start,
         default_size=9,
         label="{size}x{size}",
         moves_are="turns: a stone, the button or a pass",
@@ -121,7 +105,7 @@ def _vacu(connection: bool) -> Game:
 # One entry per game.
 GAMES: dict[str, Game] = {
     "vasco": Game(
-        play=vasco_playout,
+        start=_vasco,
         default_size=54,
         label="{size} tiles",
         moves_are="player moves",
@@ -129,7 +113,7 @@ GAMES: dict[str, Game] = {
         target=Target(size=54, rate=500.0),
     ),
     "trugo": Game(
-        play=trugo_playout,
+        start=_trugo,
         default_size=36,
         label="{size} tiles",
         moves_are="turns: a tile placed or removed, a piece moved, or a pass",
@@ -224,11 +208,11 @@ def bench_game(name: str, size: int, seconds: float, seed: int) -> Result:
     game = GAMES[name]
     rng = random.Random(seed)
     cap = game.cap_at(size)
+    opening = game.start(size)
 
     def play() -> tuple[int, int, bool]:
-        counts = game.play(size, rng)
-        capped = cap is not None and cast(CappedCounts, counts).capped
-        return counts.moves, counts.tiles, capped
+        outcome = opening.copy().play_out(rng)
+        return outcome.turns, outcome.placed, outcome.capped
 
     totals = measure(play, seconds)
     return Result(

@@ -13,10 +13,10 @@ import sys
 
 import pytest
 
-from bench.playouts import GAMES, INSTALL_HINT, Result, StoneCounts, Target, go_playout, main
-from pbem.games.trugo.playout import Playout
-from pbem.games.trugo.playout import random_playout as trugo_playout
-from pbem.games.vacu.playout import random_playout as vacu_playout
+from bench.playouts import GAMES, INSTALL_HINT, Result, Target, go_playout, main
+from pbem.games import get_game
+from pbem.games.base import Playout, SearchPosition
+from pbem.games.vacu import search as vacu_search
 
 QUICK = ["--seconds", "0.3", "--seed", "7"]
 
@@ -85,10 +85,10 @@ def test_trugo_json_reports_the_cap_and_how_many_hit_it(
 def test_capped_playouts_are_counted(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def short(size: int, rng: random.Random) -> Playout:
-        return trugo_playout(size, rng, cap=3)
+    def short(size: int) -> SearchPosition:
+        return get_game("trugo").start([f"-size={size}"]).search_position(cutoff=3)
 
-    monkeypatch.setitem(GAMES, "trugo", dataclasses.replace(GAMES["trugo"], play=short))
+    monkeypatch.setitem(GAMES, "trugo", dataclasses.replace(GAMES["trugo"], start=short))
     assert main(["trugo", *QUICK, "--no-yardstick", "--json"]) == 0
     [trugo] = json.loads(capsys.readouterr().out)["results"]
     assert trugo["capped"] == trugo["playouts"] > 0
@@ -141,11 +141,23 @@ def test_vacu_size_is_the_side_of_the_board_and_sets_the_cap(
 def test_capped_vacu_playouts_are_counted(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def short(size: int, rng: random.Random) -> StoneCounts:
-        playout = vacu_playout(size, rng, cap=1)  # no game ends sooner
-        return StoneCounts(playout.moves, playout.stones, playout.capped)
+    class OneTurn:
+        """Vacu's opening, whose random games stop after a turn (none ends sooner)."""
 
-    monkeypatch.setitem(GAMES, "vacu", dataclasses.replace(GAMES["vacu"], play=short))
+        def __init__(self, position: vacu_search.VacuSearchPosition) -> None:
+            self.position = position
+
+        def copy(self) -> OneTurn:
+            return OneTurn(self.position.copy())
+
+        def play_out(self, rng: random.Random) -> Playout:
+            return vacu_search.play_out(self.position, rng, cap=1)
+
+    def short(size: int) -> OneTurn:
+        state = get_game("vacu").start([f"-size={size}", "-komi=6"])
+        return OneTurn(vacu_search.VacuSearchPosition.from_state(state))
+
+    monkeypatch.setitem(GAMES, "vacu", dataclasses.replace(GAMES["vacu"], start=short))
     assert main(["vacu", *QUICK, "--no-yardstick", "--json"]) == 0
     [vacu] = json.loads(capsys.readouterr().out)["results"]
     assert vacu["capped"] == vacu["playouts"] > 0
