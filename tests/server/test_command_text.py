@@ -55,6 +55,10 @@ LINES: dict[str, commands.Command] = {
         game="trugo", board=7, userid="ann", password="pw", move="c3", condition="b2"
     ),
     "vasco propose 7 ann pw": commands.Propose(game="vasco", board=7, userid="ann", password="pw"),
+    "vacu hint 7 ann pw": commands.Hint(game="vacu", board=7, userid="ann", password="pw"),
+    "vacu challenge ann hardbot -size=5 --hints": commands.Challenge(
+        game="vacu", players=("ann", "hardbot"), options=("-size=5",), hints=True
+    ),
     "vasco undo 7 ann pw": commands.Undo(game="vasco", board=7, userid="ann", password="pw"),
     "vasco accept 7 ann pw": commands.Accept(game="vasco", board=7, userid="ann", password="pw"),
     "vasco accept ann pw": commands.AnswerChallenges(

@@ -18,6 +18,7 @@ from .mcts import Analysis, Budget, Candidate, search
 # A bot takes a draw when its estimated share of the game is below this.
 DRAW_BELOW = 0.5
 DRAW_LOOK = Budget(seconds=1.0, iterations=1000)  # the search a draw offer gets
+HINT_LOOK = Budget(seconds=3.0, iterations=5000)  # the search a hint gets
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,15 @@ def takes_draw(
         return False
     analysis = search(state.search_position(), DRAW_LOOK, random.Random(seed))
     return _share(analysis, seat) < DRAW_BELOW
+
+
+def analyse(game: str, options: Mapping[str, Any], moves: Sequence[str], seed: int) -> Analysis:
+    """The engine's view of the position where the record stops, for a hint:
+    every move of the player to move, best first, with its win rate."""
+    state = state_of(game, options, moves)
+    if state.to_move is None:
+        raise ValueError("the game is over: there is nothing to hint")
+    return search(state.search_position(), HINT_LOOK, random.Random(seed))
 
 
 def _share(analysis: Analysis, player: int) -> float:

@@ -24,9 +24,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ai.decide import DRAW_LOOK, Decision, choose_move, takes_draw
+from ..ai.decide import DRAW_LOOK, HINT_LOOK, Decision, analyse, choose_move, takes_draw
 from ..ai.levels import level_named
-from ..server import Server
+from ..ai.mcts import Analysis
+from ..server import Server, hints
 from ..server.bot_turns import DRAW, UNDO, BotTurn, answer, claim, play, release, resign, waiting
 
 log = logging.getLogger("pbem.bots")
@@ -73,10 +74,32 @@ class BotWorker:
         """One pass: every waiting board this worker can claim, `processes`
         at a time; how many turns were played or answered."""
         turns = waiting(self.server, limit=max(4, 2 * self.processes))
+        questions = hints.open_hints(self.server, limit=max(2, self.processes))
         if threads is None or self.processes == 1:
-            return sum(self.take(turn) for turn in turns)
+            done = sum(self.take(turn) for turn in turns)
+            return done + sum(self.hint(question) for question in questions)
         futures = [threads.submit(self.take, turn) for turn in turns]
+        futures += [threads.submit(self.hint, question) for question in questions]
         return sum(future.result() for future in futures)
+
+    def hint(self, question: hints.HintTurn) -> int:
+        """Answer one player's question about a board; 1 when answered."""
+        lease = (HINT_LOOK.seconds or 0.0) + SLACK
+        if not hints.claim_hint(self.server, question, lease):
+            return 0
+        try:
+            analysis = self._think(
+                lease, analyse, question.game, question.options, question.moves, question.id
+            )
+        except Exception:
+            log.exception("the hint on board %d failed", question.board)
+            return 0
+        assert isinstance(analysis, Analysis)
+        suggestions = [
+            hints.Suggestion(c.move, c.win_rate, c.visits, c.proven) for c in analysis.candidates
+        ]
+        hints.answer(self.server, question, suggestions, analysis.iterations)
+        return 1
 
     def take(self, turn: BotTurn) -> int:
         """Claim one board, do its turn and let it go; 1 when something was done."""

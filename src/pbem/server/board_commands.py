@@ -16,7 +16,7 @@ from sqlalchemy import delete, select
 from ..games.base import Game, MoveError, MoveSyntaxError, OptionError
 from ..store import Board, PendingMove, User
 from ..store.boards import StaleBoard, apply_move, create_board, rebuild
-from . import commands, turns, votes
+from . import commands, hints, turns, votes
 from .accounts import (
     find_address,
     main_address,
@@ -44,7 +44,7 @@ DEFAULT_FORFEIT_DAYS = 21
 def challenge_form(game: Game) -> str:
     return (
         f"{game.name} challenge USER1 USER2 [-OPTION ...] [--nagtime=DAYS] "
-        "[--forfeittime=DAYS] [--totaltime=DAYS]"
+        "[--forfeittime=DAYS] [--totaltime=DAYS] [--hints]"
     )
 
 
@@ -110,6 +110,7 @@ def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
             nag_days=nag,
             forfeit_days=forfeit,
             total_days=days.get("totaltime"),
+            hints=command.hints,
         )
     except OptionError as error:
         raise CommandError(f"{error} Write this command as: {form}") from None
@@ -123,6 +124,11 @@ def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
     new_board_news(ctx, board)
     state = rebuild(board)
     accepted = "".join(f"{player.user.userid} (a bot) accepts at once.\n" for player in bots)
+    if board.hints:
+        accepted += (
+            f"Hints are on (--hints): either player may ask the engine with "
+            f"'{game.name} hint {board.id} USERID PASSWORD'; playing on agrees to that.\n"
+        )
     opening = (
         f"A new {game.title} board, from a challenge sent by {challenger(ctx)}.\n"
         f"{accepted}"
@@ -335,6 +341,7 @@ ON_BOARD: dict[type[commands.OnBoard], Callable[[Context, Game, Any], None]] = {
     commands.Resign: turns.resign,
     commands.Queue: turns.queue,
     commands.Propose: votes.propose,
+    commands.Hint: hints.ask,
     commands.Undo: votes.undo,
     commands.Accept: votes.accept,
     commands.Reject: votes.reject,

@@ -48,6 +48,7 @@ _STAMP = (
     .order_by(Vote.id)
 )
 _BOARD = select(
+    Board.hints,
     Board.version,
     Board.updated_at,
     Board.options,
@@ -144,6 +145,7 @@ class BoardView:
     updated_at: datetime
     votes: tuple[tuple[str, int], ...]  # (kind, seat), oldest first
     moves: tuple[PlayedMove, ...]
+    hints: bool = False  # challenged with --hints: its players may ask the engine
 
     @property
     def active(self) -> bool:
@@ -322,6 +324,7 @@ def _read(
         updated_at=board.updated_at,
         votes=tuple(votes),
         moves=moves,
+        hints=board.hints,
     )
 
 

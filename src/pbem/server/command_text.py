@@ -183,13 +183,17 @@ def read_challenge(game: Game, words: list[str], body: str) -> commands.Challeng
     names = [word for word in words if not word.startswith("-")]
     days: dict[str, int] = {}
     options = []
+    hints = False
     for word in words:
-        if word.startswith("--"):
+        if word.lower() == "--hints":
+            hints = True
+        elif word.startswith("--"):
             match = _DAYS.fullmatch(word)
             if not match:
                 raise CommandError(
                     f"Cannot read '{word[:40]}': timing is --nagtime=DAYS, --forfeittime=DAYS "
-                    f"or --totaltime=DAYS, with 1 to {MAX_DAYS} days."
+                    f"or --totaltime=DAYS, with 1 to {MAX_DAYS} days; --hints lets the "
+                    "players ask the engine."
                 )
             days[match.group(1).lower()] = int(match.group(2))
         elif word.startswith("-"):
@@ -201,6 +205,7 @@ def read_challenge(game: Game, words: list[str], body: str) -> commands.Challeng
         nag_days=days.get("nagtime"),
         forfeit_days=days.get("forfeittime"),
         total_days=days.get("totaltime"),
+        hints=hints,
         comment=body,
     )
 

@@ -145,6 +145,14 @@ class Queue(OnBoard):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Hint(OnBoard):
+    """Ask the engine for the best few moves of the player to move (on a
+    board challenged with --hints); the answer is mailed to the asker."""
+
+    verb = "hint"
+
+
+@dataclass(frozen=True, kw_only=True)
 class Propose(OnBoard):
     """Propose a draw."""
 
@@ -249,6 +257,7 @@ class Challenge(OfGame):
     nag_days: int | None = None
     forfeit_days: int | None = None
     total_days: int | None = None
+    hints: bool = False  # its players may ask the engine (`Hint`)
 
     def text(self) -> str:
         timing = [
@@ -260,7 +269,8 @@ class Challenge(OfGame):
             )
             if days is not None
         ]
-        return " ".join([self.game, "challenge", *self.players, *self.options, *timing])
+        flags = ["--hints"] if self.hints else []
+        return " ".join([self.game, "challenge", *self.players, *self.options, *timing, *flags])
 
 
 # ----------------------------------------------------------------- looking

@@ -25,6 +25,7 @@ class Effect(enum.Enum):
     CHATTED = "chatted"
     QUEUED = "queued"
     PREFERENCE_SET = "preference set"
+    HINT_ASKED = "hint asked"
 
 
 @dataclass(frozen=True)

@@ -231,6 +231,13 @@ GAME_VERBS: tuple[GameVerb, ...] = (
         read=partial(read_plain, commands.Propose),
     ),
     GameVerb(
+        "hint",
+        ("hint BOARD USERID PASSWORD",),
+        "the engine's best few moves here, mailed to you alone (on a board "
+        "challenged with --hints)",
+        read=partial(read_plain, commands.Hint),
+    ),
+    GameVerb(
         "undo",
         ("undo BOARD USERID PASSWORD",),
         "propose taking back the last move; every player must accept",

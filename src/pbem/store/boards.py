@@ -58,6 +58,7 @@ def create_board(
     nag_days: int | None = None,
     forfeit_days: int | None = None,
     total_days: int | None = None,
+    hints: bool = False,
 ) -> Board:
     """A new board for these players (seat order) with the game's options;
     raises KeyError for an unknown game and OptionError for bad options."""
@@ -74,6 +75,7 @@ def create_board(
         nag_days=nag_days,
         forfeit_days=forfeit_days,
         total_days=total_days,
+        hints=hints,
         created_at=now,
         updated_at=now,
     )

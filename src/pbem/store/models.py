@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Enum, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Enum, ForeignKey, Index, Integer, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from .status import BoardStatus, Ending
@@ -75,6 +75,24 @@ class BotLease(Base):
     expires_at: Mapped[datetime]
 
 
+class HintRequest(Base):
+    """A player asked the engine about a board at `version` (`GAME hint`).
+    A bot worker claims it (`claimed_until`), searches, and writes the
+    `answer` (one line per move) and mails it to the asker alone."""
+
+    __tablename__ = "hint_requests"
+    __table_args__ = (Index("ix_hint_requests_open", "answered_at", "board_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    version: Mapped[int]
+    created_at: Mapped[datetime]
+    claimed_until: Mapped[datetime | None]
+    answered_at: Mapped[datetime | None]
+    answer: Mapped[str | None] = mapped_column(Text)
+
+
 class Address(Base):
     """A mail address a user sends from and receives at (the first is main)."""
 
@@ -123,6 +141,8 @@ class Board(Base):
     forfeit_days: Mapped[int | None]
     total_days: Mapped[int | None]
     rated: Mapped[bool] = mapped_column(default=False)  # its result is in the ratings
+    # Challenged with --hints: its players may ask the engine (`GAME hint`).
+    hints: Mapped[bool] = mapped_column(default=False, server_default=false())
     nagged_at: Mapped[datetime | None]  # the last reminder to the player to move
     to_move: Mapped[int | None]
     due_at: Mapped[datetime | None]

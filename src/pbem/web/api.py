@@ -34,7 +34,7 @@ from starlette.routing import Match
 
 from ..games import GAMES, get_game
 from ..games.base import Game
-from ..server import Server, api_tokens, commands, listings
+from ..server import Server, api_tokens, commands, hints, listings
 from ..server.accounts import find_user
 from ..server.board_view import BoardView, Ending
 from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandError
@@ -57,6 +57,7 @@ from .api_models import (
     CommandResult,
     ErrorBody,
     GameInfo,
+    HintAnswer,
     MailOut,
     Me,
     MoveInfo,
@@ -489,6 +490,7 @@ def challenge(
         nag_days=sent.nagtime,
         forfeit_days=sent.forfeittime,
         total_days=sent.totaltime,
+        hints=sent.hints,
     )
     server = server_of(request)
     messages = execute(server, userid, command)
@@ -597,9 +599,29 @@ def preview(
     )
 
 
+@router.get(
+    "/{game}/boards/{board_id}/hint",
+    summary="The engine's hint",
+    response_model=HintAnswer,
+    responses=READ_ERRORS,
+)
+def hint(request: Request, game: GamePath, board_id: BoardPath, userid: TokenUser) -> HintAnswer:
+    """The answer to the token user's question (`POST .../hint`) about the
+    board as it is now: `ready` false while the engine thinks. 404 when they
+    asked nothing about this position."""
+    server = server_of(request)
+    view = view_or_404(server, game_or_404(game), board_id)
+    text = hints.latest_hint(server, board_id, userid, view.version)
+    if text is None:
+        raise HTTPException(
+            404, f"You asked no hint about board {board_id} as it is now: POST .../hint asks."
+        )
+    return HintAnswer(board=board_id, version=view.version, ready=bool(text), text=text)
+
+
 @router.post(
     "/{game}/boards/{board_id}/{action}",
-    summary="Resign, propose a draw, undo, accept, reject, swap, pass, chat or queue",
+    summary="Resign, propose a draw, undo, accept, reject, swap, pass, chat, queue or hint",
     response_model=ActionResult,
     responses=ERRORS,
 )
@@ -622,7 +644,10 @@ def act(
       the #N guard;
     - `chat`: `comment` goes to the other players;
     - `queue`: `move` is played at your next turn, if the opponent's move is
-      `if` (when given); `comment` goes with it.
+      `if` (when given); `comment` goes with it;
+    - `hint` (a board challenged with `hints`): ask the engine for the best
+      few moves; its answer is at `GET .../hint` (and mailed to you) within
+      seconds.
     """
     found = game_or_404(game)
     sent = sent or ActionRequest()
@@ -659,6 +684,7 @@ ACTIONS: dict[Action, type[commands.OnBoard]] = {
     Action.accept: commands.Accept,
     Action.reject: commands.Reject,
     Action.chat: commands.Chat,
+    Action.hint: commands.Hint,
 }
 
 

@@ -227,10 +227,22 @@ class ChallengeRequest(BaseModel):
     nagtime: int | None = Field(None, ge=1, le=365, description="Days before reminders (7).")
     forfeittime: int | None = Field(None, ge=1, le=365, description="Days before a forfeit (21).")
     totaltime: int | None = Field(None, ge=1, le=365, description="Each player's total days.")
+    hints: bool = Field(
+        False, description="Either player may ask the engine for hints (`GAME hint`)."
+    )
 
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"first": "alice", "second": "bob", "options": []}]}
     )
+
+
+class HintAnswer(BaseModel):
+    """The engine's answer to the token user's latest question on a board."""
+
+    board: int
+    version: int = Field(description="The move the hint is for: the position after it.")
+    ready: bool = Field(description="False while the engine is still thinking.")
+    text: str = Field(description="The hint as the mail says it (empty while not ready).")
 
 
 class MoveRequest(BaseModel):
@@ -268,6 +280,7 @@ class Action(StrEnum):
     pass_ = "pass"
     chat = "chat"
     queue = "queue"
+    hint = "hint"
 
 
 class ActionRequest(BaseModel):

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..games import get_game
-from ..server import commands, listings
+from ..server import commands, hints, listings
 from ..server.errors import CommandError
 from ..server.messages import Effect
 from ..server.view_commands import play_moves
@@ -31,6 +31,7 @@ SPECIAL: dict[str, tuple[type[commands.OnBoard], bool]] = {
     "undo": (commands.Undo, False),
     "accept": (commands.Accept, False),
     "reject": (commands.Reject, False),
+    "hint": (commands.Hint, False),
 }
 
 
@@ -61,6 +62,9 @@ def board_view(request: Request, game_name: str, board_id: int, at: int | None =
         seats.append(Seat(player, state.side_text(number), shown_rating))
     moves = [(m.number, m.player, m.text, m.comment, m.auto) for m in view.moves]
     my_turn = view.active and seat is not None and shown == latest and state.to_move == seat
+    hint = None
+    if view.hints and seat is not None and userid is not None:
+        hint = hints.latest_hint(server, board_id, userid, latest)
     return render(
         request,
         "board.html",
@@ -81,17 +85,30 @@ def board_view(request: Request, game_name: str, board_id: int, at: int | None =
         my_turn=my_turn,
         example=view.example_move(shown),
         buttons=move_entry.move_buttons(state) if my_turn else [],
+        hints=view.hints,
+        hint=hint,
     )
 
 
 @router.get("/{game_name}/{board_id}/poll")
 def poll(
-    request: Request, game_name: str, board_id: int, version: int, active: bool = True
+    request: Request,
+    game_name: str,
+    board_id: int,
+    version: int,
+    active: bool = True,
+    hint: str = "",
 ) -> Response:
     """For an open page: 204 while the board is as the page shows it, else
-    tell htmx to reload the page (the opponent moved, or the game ended)."""
-    view = page_view(server_of(request), game_name, board_id)
+    tell htmx to reload the page (the opponent moved, the game ended, or
+    the hint the page waits for (`hint=pending`) came)."""
+    server = server_of(request)
+    view = page_view(server, game_name, board_id)
     if view.version != version or active != view.active:
+        return Response(status_code=200, headers={"HX-Refresh": "true"})
+    userid = current_userid(request)
+    waited = hint == "pending" and userid is not None
+    if waited and hints.latest_hint(server, board_id, str(userid), version):
         return Response(status_code=200, headers={"HX-Refresh": "true"})
     return Response(status_code=204)
 
@@ -190,6 +207,7 @@ DONE = {
     Effect.TAKEN_BACK: "Everyone agreed: the last move is taken back.",
     Effect.CHATTED: "Your message was sent.",
     Effect.QUEUED: "The move is queued.",
+    Effect.HINT_ASKED: "The engine is thinking: its hint appears on this page in a few seconds.",
 }
 
 

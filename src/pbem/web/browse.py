@@ -130,6 +130,7 @@ def challenge(request: Request, game_name: str, form: PostedForm) -> RedirectRes
         nag_days=days["nagtime"],
         forfeit_days=days["forfeittime"],
         total_days=days["totaltime"],
+        hints=form.get("hints") == "yes",
     )
     outcome = act_on(request, userid, command)
     if not outcome.ok:
