@@ -1,6 +1,6 @@
-"""Hints through the web door and the API: the challenge form's box, the
-board page's button and the answer shown to the asker alone (the page's
-poll reloads it once ready); the API's POST .../hint and GET .../hint."""
+"""Hints and bots through the web door and the API: the challenge form's box,
+the board page's button and the answer shown to the asker alone (the page's
+poll reloads it once ready); the API's POST and GET .../hint; a bot's own page."""
 
 from __future__ import annotations
 
@@ -72,3 +72,9 @@ def test_a_hint_through_the_api(server: Server, client: TestClient) -> None:
     answer_the_question(server)
     ready = client.get(f"/api/vacu/boards/{board}/hint", headers=bearer(alice)).json()
     assert ready["ready"] and "1. C3: 70% to win" in ready["text"]
+
+
+def test_a_bots_page_says_it_is_a_bot(server: Server) -> None:
+    page = text(browser(server).get("/players/hardbot"))
+    assert "hardbot is one of the server's built-in opponents (hard level)" in page
+    assert "built-in opponents" not in text(signed_up(server, "alice").get("/players/alice"))

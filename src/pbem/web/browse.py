@@ -43,11 +43,13 @@ def player(request: Request, userid: str) -> HTMLResponse:
         waiting = listings.boards(session, None, "awaiting", user.userid)
         events = listings.rating_history(session, user)
         name = user.userid
+        level = user.bot_level
     return render(
         request,
         "player.html",
         title=name,
         player=name,
+        bot_level=level,
         ratings=ratings,
         active=[line for line in active if not line.finished],
         finished=[line for line in active if line.finished],
