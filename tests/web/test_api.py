@@ -639,6 +639,7 @@ def test_the_openapi_document_lists_every_operation(client: TestClient) -> None:
         ("POST", "/api/{game}/boards"),
         ("GET", "/api/{game}/boards/{board_id}"),
         ("GET", "/api/{game}/boards/{board_id}/svg"),
+        ("GET", "/api/{game}/boards/{board_id}/hint"),
         ("POST", "/api/{game}/boards/{board_id}/move"),
         ("POST", "/api/{game}/boards/{board_id}/preview"),
         ("POST", "/api/{game}/boards/{board_id}/{action}"),
@@ -677,6 +678,7 @@ def test_the_openapi_document_lists_every_operation(client: TestClient) -> None:
     assert path_action["schema"]
     assert set(schemas["Action"]["enum"]) == {
         "resign", "propose", "draw", "undo", "accept", "reject", "swap", "pass", "chat", "queue",
+        "hint",
     }  # fmt: skip
     svg = document["paths"]["/api/{game}/boards/{board_id}/svg"]["get"]
     assert "image/svg+xml" in svg["responses"]["200"]["content"]
