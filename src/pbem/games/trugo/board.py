@@ -13,6 +13,8 @@ What the board keeps, so that a turn touches only the points near it:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .geometry import ARCHES, CORNER_DELTAS, SIDE_DELTAS, VERTEX_NEIGHBOURS, cell_id, colour_of
 
 PLACE, REMOVE, MOVE, PASS = 0, 1, 2, 3
@@ -269,15 +271,20 @@ class Board:
             stacks[start] = stack[:-1]
         stacks[end] = (*stacks.get(end, ()), player)
 
-    def surrounded_groups(self, player: int) -> list[list[int]]:
+    def surrounded_groups(
+        self, player: int, around: Iterable[int] | None = None
+    ) -> list[list[int]]:
         """The groups of `player`'s top pieces with an opposing top piece on
-        every adjacent junction (an empty or partial neighbour saves a group)."""
+        every adjacent junction (an empty or partial neighbour saves a group):
+        every such group, or only those with a member among the junctions
+        `around` (the search looks only where stacks changed)."""
         stacks = self.stacks
         count = self.count
         seen: set[int] = set()
         groups: list[list[int]] = []
-        for v in sorted(stacks):
-            if v in seen or stacks[v][-1] != player:
+        for v in sorted(stacks) if around is None else around:
+            stack = stacks.get(v)
+            if stack is None or v in seen or stack[-1] != player:
                 continue
             group = [v]
             seen.add(v)

@@ -249,7 +249,6 @@ class TrugoSearchPosition:
         surrounded groups, then (checked again) the mover's own. Leaves in
         `changed` the junctions the mover's captures changed."""
         board = self.board
-        stacks = board.stacks
         on = self.on_board
         changed = self.changed
         for player in (mover ^ 1, mover):
@@ -258,29 +257,7 @@ class TrugoSearchPosition:
                 for d in VERTEX_NEIGHBOURS[colour_of(v)]:
                     near.add(v + d)
             taken: set[int] = set()
-            seen: set[int] = set()
-            groups: list[list[int]] = []
-            for v in near:
-                stack = stacks.get(v)
-                if stack is None or stack[-1] != player or v in seen:
-                    continue
-                group = [v]
-                seen.add(v)
-                free = False
-                i = 0
-                while i < len(group):
-                    here = group[i]
-                    i += 1
-                    for d in VERTEX_NEIGHBOURS[colour_of(here)]:
-                        there = here + d
-                        neighbour = stacks.get(there)
-                        if neighbour is None:
-                            free = True  # empty, or a partial junction
-                        elif neighbour[-1] == player and there not in seen:
-                            seen.add(there)
-                            group.append(there)
-                if not free:
-                    groups.append(group)
+            groups = board.surrounded_groups(player, near)
             for group in groups:
                 for _, owner in board.take(group):
                     on[owner] -= 1
