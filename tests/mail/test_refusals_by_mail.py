@@ -66,6 +66,8 @@ REFUSALS = [
     Refusal("wrong password", BOB, "vasco move 1 bob nope1234 b1,0", "do not match"),
     Refusal("no such board", BOB, "vasco move 99 bob bobpass1 b1,0", "There is no Vasco board 99"),
     Refusal("no such command", BOB, "vasco frobnicate 1", "'frobnicate' is no Vasco command"),
+    Refusal("hints off", ANN, "vasco hint 1 ann annpass1", "Hints are off on board 1"),
+    Refusal("bots alone", ANN, "vasco challenge easybot hardbot", "Bots play only against people"),
     Refusal(
         "no Message-ID",
         ANN,
