@@ -18,6 +18,7 @@ from pbem.games.trugo import TrugoState
 from pbem.games.trugo.board import MOVE, PLACE, REMOVE
 from pbem.games.trugo.geometry import ROTATIONS, cell_text, colour_of, vertex_name
 from pbem.games.trugo.svg_board import render_svg
+from pbem.mail.picture import svg_png
 from tests.games import svg_parts
 from tests.games.svg_parts import SVG, classes, groups, last_move_layer, title
 
@@ -292,8 +293,7 @@ def test_deterministic(state: TrugoState) -> None:
 
 
 def test_renders_to_png() -> None:
-    cairosvg = pytest.importorskip("cairosvg")
-    png = cairosvg.svg2png(bytestring=play(*STACKS).svg_board().encode(), output_width=600)
+    png = svg_png(play(*STACKS).svg_board(), 600)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert png[12:16] == b"IHDR"
     width, height = struct.unpack(">II", png[16:24])

@@ -19,6 +19,7 @@ from pbem.games.vacu import VacuState
 from pbem.games.vacu.board import BLACK, WHITE, star_points
 from pbem.games.vacu.state import STONE
 from pbem.games.vacu.svg_board import render_svg
+from pbem.mail.picture import svg_png
 from tests.games import svg_parts
 from tests.games.svg_parts import SVG, classes, groups, last_move_layer, title
 
@@ -335,9 +336,8 @@ def test_deterministic(state: VacuState) -> None:
 
 
 def test_renders_to_png() -> None:
-    cairosvg = pytest.importorskip("cairosvg")
     for state in (play(*FLIP), play(*CONNECT, game="convacu")):
-        png = cairosvg.svg2png(bytestring=state.svg_board().encode(), output_width=600)
+        png = svg_png(state.svg_board(), 600)
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
         assert png[12:16] == b"IHDR"
         width, height = struct.unpack(">II", png[16:24])

@@ -15,6 +15,7 @@ import pytest
 from pbem.games import get_game
 from pbem.games.vasco import VascoState
 from pbem.games.vasco.geometry import LETTERS, RED, cell_of, touching
+from pbem.mail.picture import svg_png
 
 VASCO = get_game("vasco")
 SVG = "{http://www.w3.org/2000/svg}"
@@ -186,8 +187,7 @@ def test_no_loop_highlight_without_a_loop_win() -> None:
 
 
 def test_renders_to_png() -> None:
-    cairosvg = pytest.importorskip("cairosvg")
-    png = cairosvg.svg2png(bytestring=play(*FIGURE_3).svg_board().encode(), output_width=400)
+    png = svg_png(play(*FIGURE_3).svg_board(), 400)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert png[12:16] == b"IHDR"
     width, height = struct.unpack(">II", png[16:24])

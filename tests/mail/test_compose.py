@@ -21,6 +21,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from pbem.mail import picture
 from pbem.mail.compose import BOARD_WIDTH, board_png, compose
 from pbem.server import Server
 from pbem.server.footers import stop_token
@@ -268,12 +269,10 @@ def test_auto_moves_are_marked_in_the_move_table(server: Server) -> None:
 def test_a_broken_render_still_sends_the_text(
     server: Server, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import cairosvg
-
     def broken(*args: object, **kwargs: object) -> bytes:
         raise RuntimeError("no cairo today")
 
-    monkeypatch.setattr(cairosvg, "svg2png", broken)
+    monkeypatch.setattr(picture, "svg_png", broken)
     with server.sessions() as session:
         row = the_row(outbox(session), "alice@example.org", "Vasco Board 1 bob")
         with caplog.at_level(logging.WARNING, logger="pbem.mail.compose"):
@@ -285,10 +284,11 @@ def test_a_broken_render_still_sends_the_text(
     assert record.levelno == logging.WARNING and "no cairo today" in record.getMessage()
 
 
-def test_without_cairosvg_the_text_goes_out(
+def test_without_libvips_the_text_goes_out(
     server: Server, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setitem(sys.modules, "cairosvg", None)  # the import now fails
+    monkeypatch.setattr(picture, "_vips", [])  # not loaded yet in this process
+    monkeypatch.setitem(sys.modules, "pyvips", None)  # and the import now fails
     with server.sessions() as session:
         row = the_row(outbox(session), "alice@example.org", "Vasco Board 1 bob")
         with caplog.at_level(logging.WARNING, logger="pbem.mail.compose"):

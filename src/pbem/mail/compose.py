@@ -32,6 +32,7 @@ from ..server.footers import stop_token
 from ..settings import Settings
 from ..store import OutboxMessage
 from ..store.positions import POSITIONS, svg_board
+from . import picture
 
 logger = logging.getLogger("pbem.mail.compose")
 
@@ -218,16 +219,10 @@ def board_png(
     """The board after `moves`, drawn as a PNG `width` pixels wide.
 
     Cached: one delivery pass mails the same position to every player and
-    subscriber. The key is the record itself, so it cannot go stale.
-    cairosvg is imported here: without libcairo the import fails (OSError),
-    and that must cost the picture, never the mail."""
-    import cairosvg
-
-    svg = svg_board(POSITIONS.state(game, options.to_json(), moves))
-    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width)
-    if not isinstance(png, bytes) or not png.startswith(b"\x89PNG\r\n\x1a\n"):
-        raise ValueError("cairosvg did not return a PNG")
-    return png
+    subscriber. The key is the record itself, so it cannot go stale. A
+    machine without libvips raises here (picture.py), which costs the
+    picture, never the mail."""
+    return picture.svg_png(svg_board(POSITIONS.state(game, options.to_json(), moves)), width)
 
 
 def png_size(png: bytes) -> tuple[int, int]:
