@@ -21,11 +21,17 @@ from tests.mail.smtp_world import free_port
 
 
 def workers_of(pid: int) -> list[int]:
-    """The web processes `pid` started (spawned interpreters)."""
+    """The web processes `pid` started (spawned interpreters, named so)."""
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    return [
-        int(child) for child in children if b"spawn" in Path(f"/proc/{child}/cmdline").read_bytes()
-    ]
+    return [int(child) for child in children if name_of(int(child)) == "pbem-web"]
+
+
+def name_of(pid: int) -> str:
+    """A process's name as ps shows it ('' once it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
 
 
 def get(url: str) -> tuple[int, bytes]:

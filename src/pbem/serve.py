@@ -1,7 +1,8 @@
-"""`pbem serve` (what `make serve` starts): one process running the web
-door, the SMTP listener, the outbox delivery loop, the periodic tick, the
-bot worker (its searches in processes of their own) and, when a mailbox is
-configured, the IMAP poller; logging to the console."""
+"""`pbem serve` (what `make serve` starts): one process running the SMTP
+listener, the periodic tick, the bot worker (its searches in processes of
+their own) and, when a mailbox is configured, the IMAP poller, with the web
+door (web_workers.py) and the outbox delivery (mail/delivery_workers.py) in
+child processes; logging to the console."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ import uvicorn
 
 from .bots import BotWorker
 from .connections import CappedHttp
-from .mail.delivery import delivery_loop, transport_for
+from .mail.delivery import Nudge, transport_for
+from .mail.delivery_workers import DeliveryWorkers, process_count
 from .mail.listener import start_listener
 from .server import Server
 from .server.service import utc_now
@@ -45,7 +47,7 @@ def more_files() -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
-def tick_loop(server: Server, seconds: float, stop: threading.Event, wake: threading.Event) -> None:
+def tick_loop(server: Server, seconds: float, stop: threading.Event, wake: Nudge) -> None:
     """The timeout job now and every `seconds`: nags, forfeits, digests."""
     while not stop.is_set():
         try:
@@ -129,16 +131,14 @@ def serve(
     upgrade(engine)
     sessions = session_factory(engine)
     server = Server(sessions, clock)
-    wake = threading.Event()
     outgoing = transport_for(settings).description
+    delivery = DeliveryWorkers(settings, url, process_count(settings.delivery_processes))
+    wake = delivery  # (its set() wakes the delivery processes)
     workers = worker_count(settings.web_workers)
     pool = WebWorkers(settings, url, workers) if workers > 1 else None
     web = web_server(server, settings) if pool is None else None
     controller = start_listener(server, settings, wake)
     threads = [
-        threading.Thread(
-            target=delivery_loop, args=(sessions, settings, stop, wake, clock), name="delivery"
-        ),
         threading.Thread(
             target=tick_loop, args=(server, settings.tick_seconds, stop, wake), name="tick"
         ),
@@ -159,6 +159,7 @@ def serve(
         )
     for thread in threads:
         thread.start()
+    delivery.start()
     if pool is not None:
         pool.start()
     # The handler only notes the signal: setting an Event there could deadlock
@@ -178,6 +179,7 @@ def serve(
                 break  # Ctrl-C reaches the web processes too: do not restart them
             if pool is not None:
                 pool.keep_running()
+            delivery.keep_running()
     finally:
         stop.set()
         wake.set()
@@ -186,6 +188,7 @@ def serve(
         if pool is not None:
             pool.stop()
         controller.stop()
+        delivery.stop()
         for thread in threads:
             thread.join(timeout=30)
         engine.dispose()

@@ -13,16 +13,14 @@ password hash), so any process may answer any request.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import socket
 from dataclasses import dataclass, field
-from multiprocessing.process import BaseProcess
 
+from .processes import ChildProcesses, name_this_process
 from .settings import Settings
 
 log = logging.getLogger("pbem.serve")
-SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: no threads or locks forked
 
 
 def worker_count(setting: int) -> int:
@@ -55,6 +53,7 @@ def run_worker(settings: Settings, url: str, sock: socket.socket) -> None:
     from .store import make_engine, session_factory
     from .web import create_app
 
+    name_this_process("pbem-web")
     configure()
     engine = make_engine(url)
     config = uvicorn.Config(
@@ -78,40 +77,21 @@ class WebWorkers:
     url: str
     count: int
     sock: socket.socket = field(init=False)
-    processes: list[BaseProcess] = field(default_factory=list)
+    children: ChildProcesses = field(init=False)
 
     def __post_init__(self) -> None:
         self.sock = listening_socket(self.settings.web_host, self.settings.web_port)
-
-    def _start_one(self) -> BaseProcess:
-        process = SPAWN.Process(
-            target=run_worker, args=(self.settings, self.url, self.sock), name="pbem-web"
+        self.children = ChildProcesses(
+            "pbem-web", self.count, run_worker, (self.settings, self.url, self.sock)
         )
-        process.start()
-        return process
 
     def start(self) -> None:
-        self.processes = [self._start_one() for _ in range(self.count)]
+        self.children.start()
         log.info("the web door runs in %d processes", self.count)
 
     def keep_running(self) -> None:
-        """Replace any worker that died (a crash must not take the web down)."""
-        for index, process in enumerate(self.processes):
-            if not process.is_alive():
-                log.error(
-                    "web process %s ended (exit %s); starting another",
-                    process.pid,
-                    process.exitcode,
-                )
-                self.processes[index] = self._start_one()
+        self.children.keep_running()
 
     def stop(self, timeout: float = 20.0) -> None:
-        for process in self.processes:
-            if process.is_alive():
-                process.terminate()  # SIGTERM: uvicorn's graceful shutdown
-        for process in self.processes:
-            process.join(timeout)
-            if process.is_alive():
-                process.kill()
-                process.join(5)
+        self.children.stop(timeout, terminate=True)  # SIGTERM: uvicorn's graceful shutdown
         self.sock.close()

@@ -16,7 +16,6 @@ import logging
 import mailbox
 import smtplib
 import ssl
-import threading
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -26,7 +25,7 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import bindparam, func, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..settings import Settings
@@ -37,6 +36,27 @@ log = logging.getLogger("pbem.mail.delivery")
 
 LEASE = timedelta(minutes=5)  # how long a claimed mail is left to its loop
 BATCH = 100  # mails looked at per pass
+
+
+class Stop(Protocol):
+    """Whether the delivery loop should end (a threading.Event, say)."""
+
+    def is_set(self) -> bool: ...
+
+
+class Wake(Protocol):
+    """What the delivery loop sleeps on between passes (a threading.Event,
+    or a delivery process's pipe, delivery_workers.py)."""
+
+    def wait(self, timeout: float | None = None) -> bool: ...
+
+    def clear(self) -> None: ...
+
+
+class Nudge(Protocol):
+    """What a door sets when it queued mail, to wake the delivery."""
+
+    def set(self) -> None: ...
 
 
 class Transport(Protocol):
@@ -141,34 +161,79 @@ def backoff(attempts: int) -> timedelta:
     return timedelta(seconds=min(30 * 2 ** max(0, attempts - 1), 3600))
 
 
+_DUE = or_(
+    OutboxMessage.next_attempt_at.is_(None), OutboxMessage.next_attempt_at <= bindparam("now")
+)
+# A mail is claimed by moving its next try past the lease; its Message-ID is
+# fixed at its first claim, so every retry carries the same one.
+_CLAIM = (
+    update(OutboxMessage)
+    .where(OutboxMessage.id == bindparam("row"), OutboxMessage.sent_at.is_(None), _DUE)
+    .values(
+        next_attempt_at=bindparam("lease"),
+        message_id=func.coalesce(OutboxMessage.message_id, bindparam("new_id")),
+    )
+)
+_SENT = (
+    update(OutboxMessage)
+    .where(OutboxMessage.id == bindparam("row"))
+    .values(attempts=OutboxMessage.attempts + 1, sent_at=bindparam("now"), last_error=None)
+)
+
+
 def deliver_due(
     sessions: sessionmaker[Session],
     settings: Settings,
     transport: Transport,
     now: datetime,
 ) -> int:
-    """Send every mail that is due; returns how many were sent."""
+    """Send every mail that is due; returns how many were sent.
+
+    One write transaction per mail: it claims the mail, and records that
+    the one before it went out. A loop that dies between sending a mail and
+    that record leaves the mail claimed: it is sent again when the lease
+    ends, the one duplicate SMTP itself allows (a 250 that never came back)."""
     with reading(sessions)() as session:
         due = session.scalars(
             select(OutboxMessage.id)
-            .where(
-                OutboxMessage.sent_at.is_(None),
-                or_(OutboxMessage.next_attempt_at.is_(None), OutboxMessage.next_attempt_at <= now),
-            )
+            .where(OutboxMessage.sent_at.is_(None), _DUE)
             .order_by(OutboxMessage.id)
-            .limit(BATCH)
+            .limit(BATCH),
+            {"now": now},
         ).all()
-    sent = 0
+    engine = sessions.kw["bind"]
+    unrecorded: list[dict[str, object]] = []  # sent, not yet recorded as sent
+    count = 0
     started = time.monotonic()
     try:
         for row_id in due:
             # Each mail is claimed at the time it is taken, not when the pass
             # began: a slow relay must not hand out leases already expired.
             taken = now + timedelta(seconds=time.monotonic() - started)
-            sent += deliver_one(sessions, settings, transport, row_id, taken)
+            with engine.begin() as connection:
+                if unrecorded:
+                    connection.execute(_SENT, unrecorded)
+                claimed = connection.execute(
+                    _CLAIM,
+                    {
+                        "row": row_id,
+                        "now": taken,
+                        "lease": taken + LEASE,
+                        "new_id": make_msgid("pbem", domain=settings.domain),
+                    },
+                )
+            unrecorded = []
+            if rows_changed(claimed) == 1 and deliver_one(
+                sessions, settings, transport, row_id, taken
+            ):
+                unrecorded.append({"row": row_id, "now": taken})
+                count += 1
     finally:
         transport.close()
-    return sent
+        if unrecorded:
+            with engine.begin() as connection:
+                connection.execute(_SENT, unrecorded)
+    return count
 
 
 def deliver_one(
@@ -178,25 +243,10 @@ def deliver_one(
     row_id: int,
     now: datetime,
 ) -> bool:
-    """Claim one mail, send it, and record how it went."""
-    from .compose import compose  # rendering pulls in cairosvg: only when sending
+    """Send one mail this loop has claimed; a failure is recorded, with the
+    time of the next try. Whether it was sent (the caller records that)."""
+    from .compose import compose  # (imported when sending: the doors never need it)
 
-    with sessions.begin() as session:
-        claimed = session.execute(
-            update(OutboxMessage)
-            .where(
-                OutboxMessage.id == row_id,
-                OutboxMessage.sent_at.is_(None),
-                or_(OutboxMessage.next_attempt_at.is_(None), OutboxMessage.next_attempt_at <= now),
-            )
-            .values(next_attempt_at=now + LEASE)
-            .execution_options(synchronize_session=False)
-        )
-        if rows_changed(claimed) != 1:
-            return False  # another loop has it, or it went out meanwhile
-        row = session.get_one(OutboxMessage, row_id)
-        if row.message_id is None:  # fixed before the first try, so retries keep it
-            row.message_id = make_msgid("pbem", domain=settings.domain)
     try:
         with reading(sessions)() as session:  # (drawing the board takes no write lock)
             row = session.get_one(OutboxMessage, row_id)
@@ -212,19 +262,14 @@ def deliver_one(
         log.warning("mail %s not delivered (try %s): %s", row_id, row.attempts, error)
         transport.close()
         return False
-    with sessions.begin() as session:
-        row = session.get_one(OutboxMessage, row_id)
-        row.attempts += 1
-        row.sent_at = now
-        row.last_error = None
     return True
 
 
 def delivery_loop(
     sessions: sessionmaker[Session],
     settings: Settings,
-    stop: threading.Event,
-    wake: threading.Event,
+    stop: Stop,
+    wake: Wake,
     clock: Callable[[], datetime],
 ) -> None:
     """Drain the outbox every `delivery_seconds`, or sooner when woken."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from typing import Any
 
 from aiosmtpd.controller import Controller
@@ -19,6 +18,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from ..connections import CappedSmtp
 from ..server import Server
 from ..settings import Settings
+from .delivery import Nudge
 from .receive import receive
 
 log = logging.getLogger("pbem.mail.listener")
@@ -27,9 +27,7 @@ log = logging.getLogger("pbem.mail.listener")
 class CommandHandler:
     """aiosmtpd's handler: RCPT checks the address, DATA runs the command."""
 
-    def __init__(
-        self, server: Server, settings: Settings, wake: threading.Event | None = None
-    ) -> None:
+    def __init__(self, server: Server, settings: Settings, wake: Nudge | None = None) -> None:
         self.server = server
         self.settings = settings
         self.wake = wake
@@ -70,9 +68,7 @@ class CappedController(Controller):
         return CappedSmtp(self.handler, **self.SMTP_kwargs)
 
 
-def start_listener(
-    server: Server, settings: Settings, wake: threading.Event | None = None
-) -> Controller:
+def start_listener(server: Server, settings: Settings, wake: Nudge | None = None) -> Controller:
     """Start listening (in a thread of its own); `.stop()` ends it."""
     controller = CappedController(
         CommandHandler(server, settings, wake),

@@ -1,0 +1,91 @@
+"""`pbem serve` delivers its outbox from child processes of their own, at a
+lower CPU priority than the doors: a mailed command's answer still arrives
+at once (the listener wakes them), a delivery process that dies is replaced
+without losing mail, and stopping the server stops them."""
+
+from __future__ import annotations
+
+import mailbox
+import os
+import signal
+import smtplib
+import subprocess
+import sys
+from pathlib import Path
+
+from pbem.mail.delivery_workers import DELIVERY_NICENESS, process_count
+from tests.mail.smtp_world import free_port
+from tests.test_web_workers import name_of, wait_for
+
+
+def delivery_processes(pid: int) -> list[int]:
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(child) for child in children if name_of(int(child)) == "pbem-delivery"]
+
+
+def niceness(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
+def subjects(maildir: Path) -> list[str]:
+    return [str(message["Subject"]) for message in mailbox.Maildir(maildir, create=False)]
+
+
+def mail_help(port: int, sender: str) -> None:
+    with smtplib.SMTP("127.0.0.1", port, timeout=30) as smtp:
+        smtp.sendmail(sender, ["pbem@localhost"], f"From: {sender}\r\nSubject: help\r\n\r\n")
+
+
+def test_process_count_reads_the_setting() -> None:
+    assert process_count(3) == 3
+    assert process_count(0) == max(1, min(4, len(os.sched_getaffinity(0))))
+
+
+def test_serve_delivers_from_niced_processes_and_replaces_a_dead_one(tmp_path: Path) -> None:
+    smtp_port = free_port()
+    maildir = tmp_path / "mail"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+    env |= {
+        "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/pbem.sqlite3",
+        "PBEM_WEB_PORT": str(free_port()),
+        "PBEM_SMTP_PORT": str(smtp_port),
+        "PBEM_WEB_WORKERS": "1",
+        "PBEM_DELIVERY_PROCESSES": "2",
+        "PBEM_DELIVERY_SECONDS": "60",  # so only a wake-up delivers in time
+        "PBEM_BOT_PROCESSES": "0",
+        "PBEM_SECRET_KEY": "d" * 40,
+        "PBEM_MAILDIR": str(maildir),
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "pbem.cli", "serve"],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        wait_for(lambda: len(delivery_processes(server.pid)) == 2)
+        first = delivery_processes(server.pid)
+        assert [niceness(pid) for pid in first] == [DELIVERY_NICENESS] * 2
+        wait_for(lambda: mail_help(smtp_port, "ann@example.org") is None)
+        wait_for(lambda: len(subjects(maildir)) == 1, seconds=20)  # woken, not after 60 s
+
+        os.kill(first[0], signal.SIGKILL)
+        wait_for(lambda: first[0] not in delivery_processes(server.pid))
+        wait_for(lambda: len(delivery_processes(server.pid)) == 2)
+        assert first[1] in delivery_processes(server.pid)
+        mail_help(smtp_port, "bob@example.org")
+        wait_for(lambda: len(subjects(maildir)) == 2, seconds=20)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        output, _ = server.communicate(timeout=90)
+    assert server.returncode == 0, output
+    assert "outgoing mail is delivered by 2 processes" in output
+    assert "process" in output and "ended (exit -9)" in output  # the replaced one is logged
+    assert sorted(subjects(maildir)) == ["pbem help", "pbem help"]
+    for pid in first:
+        assert (
+            not Path(f"/proc/{pid}").exists()
+            or b"zombie" in Path(f"/proc/{pid}/status").read_bytes()
+        )
