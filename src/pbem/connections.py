@@ -18,7 +18,7 @@ from collections import Counter
 from typing import Any
 
 from aiosmtpd.smtp import SMTP
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 log = logging.getLogger("pbem.connections")
 MAX_PER_SOURCE = 256  # open connections from one address, per door and process (a relay sends many)
@@ -57,8 +57,9 @@ WEB = OpenConnections()
 MAIL = OpenConnections()
 
 
-class CappedHttp(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol, with the cap and the first-request timeout."""
+class CappedHttp(HttpToolsProtocol):
+    """uvicorn's HTTP/1.1 protocol (httptools, its fast parser), with the cap
+    and the first-request timeout."""
 
     _host: str | None = None
     _first: asyncio.TimerHandle | None = None
