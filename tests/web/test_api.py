@@ -22,6 +22,7 @@ from pbem.settings import Settings
 from pbem.store import ApiToken, Board, OutboxMessage, make_engine, session_factory, upgrade
 from pbem.web import create_app
 from pbem.web.api import status_for
+from pbem.web.api_models import ActionResult
 from tests.server.test_commands import Clock
 
 
@@ -759,3 +760,19 @@ def bodies_to(server: Server, address: str) -> list[str]:
     with server.sessions() as session:
         rows = session.scalars(select(OutboxMessage)).all()
     return [row.body for row in rows if address in row.recipients]
+
+
+def test_an_action_answers_the_board_as_a_fresh_read_shows_it(
+    client: TestClient, tokens: dict[str, str]
+) -> None:
+    """A quick move hands its board back to the answer instead of reading it
+    again; the answer is still an ActionResult whose board is what a fresh
+    read of the board (in another process, with nothing kept) shows."""
+    challenge(client, tokens["alice"])
+    for number, text, token in ((1, "a0,0", "alice"), (2, "b1,0", "bob")):
+        answer = move(client, tokens[token], text, number)
+        assert answer.status_code == 200, answer.text
+        result = ActionResult.model_validate_json(answer.content)
+        client.app.state.board_json = Recent[bytes](16)  # as another process would
+        assert result.board.model_dump(mode="json") == client.get("/api/vasco/boards/1").json()
+        assert result.board.version == number and result.messages

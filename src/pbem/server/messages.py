@@ -5,11 +5,15 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, insert
 from sqlalchemy.orm import Session
 
 from ..store import OutboxMessage
+
+if TYPE_CHECKING:
+    from . import board_view
 
 
 class Effect(enum.Enum):
@@ -60,11 +64,14 @@ class Sent(list[Outgoing]):
     """The mails a command queued, in order; `board` is the board it
     created (a challenge), for doors that go on to show it; `actor` the
     addresses (lower case) of the player a door vouched for, as they were
-    when the command ended, so a door can pick out that player's own mails."""
+    when the command ended, so a door can pick out that player's own mails;
+    `view` the board as the command left it, when it knows that for sure
+    (a quick move: the door need not read the board again)."""
 
     board: int | None = None
     actor: frozenset[str] = frozenset()
     effects: tuple[Effect, ...] = ()
+    view: board_view.BoardView | None = None
 
 
 @dataclass

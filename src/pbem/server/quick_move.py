@@ -187,6 +187,7 @@ def quick_move(
     sent = Sent(mails)
     sent.actor = addresses if vouched else frozenset()
     sent.effects = (Effect.MOVED,)
+    sent.view = planned.after
     return sent
 
 

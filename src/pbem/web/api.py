@@ -30,6 +30,7 @@ from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import TypeAdapter
 from starlette.routing import Match
 
 from ..games import GAMES, get_game
@@ -117,8 +118,9 @@ def token_user(
     return userid
 
 
-def required_user(userid: Annotated[str | None, Depends(token_user)]) -> str:
-    """The token's userid; 401 without a token."""
+async def required_user(userid: Annotated[str | None, Depends(token_user)]) -> str:
+    """The token's userid; 401 without a token. (async: it does no I/O, so
+    it runs on the loop instead of costing a trip to the thread pool)"""
     if userid is None:
         raise unauthorized(f"This needs an API token: {GET_TOKEN}")
     return userid
@@ -263,8 +265,34 @@ def board_detail(view: BoardView, at: int | None = None) -> BoardDetail:
     )
 
 
-def load_detail(server: Server, game: Game, board_id: int) -> BoardDetail:
-    return board_detail(view_or_404(server, game, board_id))
+def detail_json(request: Request, view: BoardView, at: int | None = None) -> bytes:
+    """A board's detail as JSON (now, or after move `at`), kept by all it
+    shows (the view's stamp), so each position is serialised once per
+    process however often it is asked for."""
+    key = (view.stamp, view.shown(at))
+    kept: Recent[bytes] = request.app.state.board_json
+    body = kept.get(key)
+    if body is None:
+        body = kept.put(key, board_detail(view, at).model_dump_json().encode())
+    return body
+
+
+_MAILS = TypeAdapter(list[MailOut])
+
+
+def action_result(
+    request: Request, game: Game, board_id: int, messages: Sent, status: int = 200
+) -> Response:
+    """The answer to a command that was done (an ActionResult): the board
+    after it, read again unless the command handed it back, and the mails
+    it sent to the token's user."""
+    view = messages.view or view_or_404(server_of(request), game, board_id)
+    return Response(
+        b'{"ok":true,"board":%b,"messages":%b}'
+        % (detail_json(request, view), _MAILS.dump_json(mails(messages))),
+        status_code=status,
+        media_type="application/json",
+    )
 
 
 # ------------------------------------------------------------------- acting
@@ -474,7 +502,7 @@ def boards(
 )
 def challenge(
     request: Request, game: GamePath, userid: TokenUser, sent: ChallengeRequest
-) -> ActionResult:
+) -> Response:
     """Start a board for two players (`GAME challenge FIRST SECOND
     [-OPTION ...] [--nagtime=D] ...`): the token's user need not be one of
     them, and no one's password is needed; a player who does not want the
@@ -495,7 +523,7 @@ def challenge(
     server = server_of(request)
     messages = execute(server, userid, command)
     assert messages.board is not None  # a challenge that ran made its board
-    return ActionResult(board=load_detail(server, found, messages.board), messages=mails(messages))
+    return action_result(request, found, messages.board, messages, status=201)
 
 
 @router.get(
@@ -514,13 +542,7 @@ def board(
     move list with comments, open proposals, and the position as JSON (now,
     or after move `at`)."""
     view = view_or_404(server_of(request), game_or_404(game), board_id)
-    # The view's stamp holds everything the answer shows.
-    key = (view.stamp, view.shown(at))
-    kept: Recent[bytes] = request.app.state.board_json
-    body = kept.get(key)
-    if body is None:
-        body = kept.put(key, board_detail(view, at).model_dump_json().encode())
-    return Response(body, media_type="application/json")
+    return Response(detail_json(request, view, at), media_type="application/json")
 
 
 @router.get(
@@ -548,7 +570,7 @@ def board_svg(
 )
 def play(
     request: Request, game: GamePath, board_id: BoardPath, userid: TokenUser, sent: MoveRequest
-) -> ActionResult:
+) -> Response:
     """Play a move (as `GAME move BOARD USERID PASSWORD MOVE[#N]`), with a comment for
     the other players. With `number` (the board's `next_move`), a request
     for a board that has moved on since is refused (409) and plays nothing.
@@ -563,8 +585,7 @@ def play(
         number=sent.number,
         comment=sent.comment,
     )
-    messages = execute(server, userid, command)
-    return ActionResult(board=load_detail(server, found, board_id), messages=mails(messages))
+    return action_result(request, found, board_id, execute(server, userid, command))
 
 
 @router.post(
@@ -632,7 +653,7 @@ def act(
     action: Annotated[Action, Path(description="What to do.")],
     userid: TokenUser,
     sent: ActionRequest | None = None,
-) -> ActionResult:
+) -> Response:
     """The board's other commands, each the same as its mail command:
 
     - `resign`: give up (before your first move, unless you accepted, it
@@ -672,8 +693,7 @@ def act(
         )
     else:
         command = ACTIONS[action](game=name, board=board_id, userid=userid, comment=comment)
-    messages = execute(server, userid, command)
-    return ActionResult(board=load_detail(server, found, board_id), messages=mails(messages))
+    return action_result(request, found, board_id, execute(server, userid, command))
 
 
 ACTIONS: dict[Action, type[commands.OnBoard]] = {
