@@ -35,7 +35,7 @@ from ..store import (
     User,
     Vote,
 )
-from ..store.database import READING
+from ..store.database import READING, statements
 from ..store.positions import POSITIONS, drawn, svg_board
 from .recent import Recent
 
@@ -231,13 +231,25 @@ class BoardViews:
 
     def __init__(self, engine: Engine, size: int = KEPT_VIEWS) -> None:
         self.engine = engine  # the database it reads, as given
+        self._stamps = statements(engine)  # the stamp alone: one round trip
         if engine.dialect.name == "postgresql":
             engine = engine.execution_options(isolation_level="REPEATABLE READ")
         self._engine = engine.execution_options(**{READING: True})  # SQLite: no write lock
         self._views: Recent[BoardView] = Recent(size)
 
     def get(self, board_id: int) -> BoardView | None:
-        """The board as it is now; None when there is no such board."""
+        """The board as it is now; None when there is no such board.
+
+        Its stamp is read first, alone; a view kept at that stamp is the
+        answer. Otherwise the view is read whole in one transaction (which
+        reads the stamp again, so the rows agree with it)."""
+        with self._stamps.connect() as connection:
+            stamp = _stamp(connection, board_id)
+        if stamp is None:
+            return None
+        found = self._views.get(stamp[0])
+        if found is not None:
+            return found
         with self._engine.connect() as connection:
             return read_view(connection, board_id, self._views)
 
@@ -247,8 +259,9 @@ class BoardViews:
         self._views.put(view.stamp, view)
 
     def around(self, view: BoardView) -> Around:
-        """The players' ratings in the board's game and its subscribers, now."""
-        with self._engine.connect() as connection:
+        """The players' ratings in the board's game and its subscribers, now
+        (two reads that need not agree: one round trip each)."""
+        with self._stamps.connect() as connection:
             ratings = {
                 row.user_id: (row.rating, row.games)
                 for row in connection.execute(
@@ -265,18 +278,29 @@ def read_view(
     """The board as `connection` sees it (None: no such board): in a
     command's own transaction, with the command's changes once flushed.
     A view already `kept` at the same stamp is taken instead of read."""
-    rows = connection.execute(_STAMP, {"board": board_id}).all()
-    if not rows:
+    read = _stamp(connection, board_id)
+    if read is None:
         return None
-    first = rows[0]
-    votes = tuple((row.kind, row.seat) for row in rows if row.kind is not None)
-    stamp = (board_id, first.revision, first.status, votes)
+    stamp, first, votes = read
     if kept is None:
         return _read(connection, board_id, stamp, first, votes)
     found = kept.get(stamp)
     if found is not None:
         return found
     return kept.put(stamp, _read(connection, board_id, stamp, first, votes))
+
+
+def _stamp(
+    connection: Connection, board_id: int
+) -> tuple[Hashable, Any, tuple[tuple[str, int], ...]] | None:
+    """The board's stamp (what any change moves on), its first row and its
+    votes; None when there is no such board."""
+    rows = connection.execute(_STAMP, {"board": board_id}).all()
+    if not rows:
+        return None
+    first = rows[0]
+    votes = tuple((row.kind, row.seat) for row in rows if row.kind is not None)
+    return (board_id, first.revision, first.status, votes), first, votes
 
 
 def _read(

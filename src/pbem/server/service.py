@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ..store import ProcessedMessage, User, reading
 from ..store.boards import StaleBoard, finished_here
+from ..store.database import statements
 from .accounts import authenticate, find_user
 from .board_mail import board_body, subject
 from .board_view import BoardViews, read_view
@@ -103,7 +104,7 @@ class Server:
         self.quick_moves = quick_moves
         self.reads = reading(sessions)  # for looking only: no write lock
         self.writer: Engine = sessions.kw["bind"]  # the same, for plain SQL statements
-        self.reader: Engine = self.reads.kw["bind"]
+        self.reader: Engine = statements(sessions.kw["bind"])  # single reads, see there
         self.views = BoardViews(sessions.kw["bind"])  # boards as the doors show them
         self.clock = clock
 

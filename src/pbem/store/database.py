@@ -44,7 +44,11 @@ def make_engine(url: str | None = None) -> Engine:
     hash), so no log line can hold them."""
     url = url or database_url()
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True, hide_parameters=True)
+        # No ping before each use of a pooled connection: it was a round trip
+        # on every one (a move takes five). After the server restarts, the
+        # first use of each old connection fails once (a web request gets a
+        # 500, a mail a 451 that its sender retries) and the pool starts anew.
+        return create_engine(url, hide_parameters=True)
     if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, connect_args={"timeout": 30}, hide_parameters=True)
@@ -152,6 +156,16 @@ def wal_mode(cursor: Any) -> None:
             if "locked" not in str(error) or attempt == 99:
                 raise
             time.sleep(0.05 + 0.01 * attempt)
+
+
+def statements(engine: Engine) -> Engine:
+    """The engine for reads that are one statement, or several that need not
+    agree with each other: on PostgreSQL in autocommit, so each is one round
+    trip with no BEGIN and ROLLBACK around it; on SQLite a reading engine
+    (a deferred BEGIN costs nothing there, and takes no write lock)."""
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(isolation_level="AUTOCOMMIT")
+    return engine.execution_options(**{READING: True})
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
