@@ -8,11 +8,13 @@ from __future__ import annotations
 import re
 import threading
 import time
+from typing import Any
 
 import httpx2 as httpx
 import pytest
 
-from pbem.server import Server
+from pbem.server import Server, listings
+from pbem.web.app import THREADS_PER_PROCESS
 from tests.web.browser import LiveSite
 
 SLOW = 1.5  # seconds each slow command takes
@@ -62,3 +64,39 @@ def test_pages_are_served_while_slow_forms_run(
             assert time.monotonic() - start < SLOW / 3, path
     for thread in posts:
         thread.join(30)
+
+
+def test_a_web_process_runs_a_bounded_number_of_requests_in_threads(
+    live: LiveSite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More slow pages than THREADS_PER_PROCESS at once: that many run
+    together, the rest wait for a thread (the interpreter lock is shared
+    among a few, not forty), and every one is answered."""
+    running, most = 0, 0
+    lock = threading.Lock()
+    real_boards = listings.boards
+
+    def slow_boards(*args: Any, **kwargs: Any) -> Any:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.5)
+        with lock:
+            running -= 1
+        return real_boards(*args, **kwargs)
+
+    monkeypatch.setattr(listings, "boards", slow_boards)
+    statuses: list[int] = []
+
+    def ask() -> None:
+        with httpx.Client(base_url=live.url, timeout=60) as client:
+            statuses.append(client.get("/vasco").status_code)
+
+    threads = [threading.Thread(target=ask) for _ in range(THREADS_PER_PROCESS + 4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert most == THREADS_PER_PROCESS
+    assert statuses == [200] * (THREADS_PER_PROCESS + 4)

@@ -5,7 +5,7 @@ parts: tens of milliseconds of Python and libvips per mail, which in the
 main process would hold the interpreter the SMTP listener answers from, and
 on a busy machine would take cores the web door needs. So `pbem serve`
 delivers from `delivery_processes` child processes (one per CPU by
-default), each `nice`d by DELIVERY_NICENESS: when the doors are busy they
+default), each `nice`d by DELIVERY_NICENESS (the most): when the doors are busy they
 get the CPU first and the outbox waits; when they are idle the outbox
 drains on every core. Each process claims its mails one at a time with a
 lease (delivery.py), so they never send a mail twice.
@@ -31,7 +31,7 @@ from ..processes import SPAWN, ChildProcesses, name_this_process
 from ..settings import Settings
 
 log = logging.getLogger("pbem.serve")
-DELIVERY_NICENESS = 10  # the doors' work wins the CPU; the outbox takes what is left
+DELIVERY_NICENESS = 19  # the doors' work wins the CPU; the outbox takes what is left
 
 
 def process_count(setting: int) -> int:
