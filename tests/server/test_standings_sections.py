@@ -133,3 +133,28 @@ def test_the_page_and_the_api_go_through_a_section_a_hundred_at_a_time(engine: E
     [section] = data["sections"]
     assert section["players"][0]["rank"] == SECTION_SIZE + 1
     assert section["players"][0]["userid"] == expected[longest][SECTION_SIZE]
+
+
+def test_each_line_counts_the_players_active_boards_of_the_game(engine: Engine) -> None:
+    """The Active column: a player's active boards of this game, counted from
+    their own seats (finished boards and other games' boards left out)."""
+    fill(engine, 120, seed=11)
+    sessions = session_factory(engine)
+    with sessions.begin() as session:  # boards of another game do not count
+        users = session.scalars(select(User).order_by(User.id).limit(2)).all()
+        create_board(session, "trugo", [], list(users), NOW)
+    with sessions() as session:
+        lines = [
+            line
+            for lines in standing_sections(session, "vasco", NOW, size=1000).values()
+            for line in lines
+        ]
+        assert lines and any(line.active for line in lines)
+        for line in lines:
+            user = session.scalars(select(User).where(User.userid == line.userid)).one()
+            active = [
+                board
+                for board in boards_of(session, user.id)
+                if board.game == "vasco" and board.status == "active"
+            ]
+            assert line.active == len(active), line.userid

@@ -49,18 +49,22 @@ SECTIONS = ("Established", "Provisional", "Inactive")
 
 
 def active_counts(session: Session, game: str, user_ids: list[int]) -> dict[int, int]:
-    """How many active boards of the game each of these players has (one query)."""
-    query = (
-        select(BoardPlayer.user_id, func.count())
+    """How many active boards of the game each of these players has (one
+    query, counting each player's own boards: its cost grows with the
+    players asked about, not with the boards in the database)."""
+    count = (
+        select(func.count())
+        .select_from(BoardPlayer)
         .join(Board, Board.id == BoardPlayer.board_id)
         .where(
+            BoardPlayer.user_id == User.id,
             Board.game == game,
             Board.status == BoardStatus.ACTIVE,
-            BoardPlayer.user_id.in_(user_ids),
         )
-        .group_by(BoardPlayer.user_id)
+        .scalar_subquery()
     )
-    return dict(session.execute(query).all())  # rows of (user_id, count)
+    query = select(User.id, count).where(User.id.in_(user_ids))
+    return {user_id: found for user_id, found in session.execute(query).all() if found}
 
 
 def section_filter(game: str, section: str, now: datetime) -> ColumnElement[bool]:
@@ -78,7 +82,7 @@ def section_filter(game: str, section: str, now: datetime) -> ColumnElement[bool
         .exists()
     )
     stale = or_(Rating.last_played.is_(None), Rating.last_played < now - INACTIVE_AFTER)
-    inactive = and_(Rating.games > 0, ~playing, stale)
+    inactive = and_(Rating.games > 0, stale, ~playing)  # (the cheap tests first)
     if section == "Inactive":
         return inactive
     listed = or_(Rating.games > 0, Rating.seeking > 0, Rating.limit.is_not(None))
