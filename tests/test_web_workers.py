@@ -191,3 +191,16 @@ def test_every_worker_reads_the_sessions_of_the_others(tmp_path: Path) -> None:
     assert server.returncode == 0, output
     assert (tmp_path / "var" / "secret_key").exists()
     assert (tmp_path / "var" / "mail" / "new").is_dir()
+
+
+def test_a_web_process_sets_its_start_up_aside_from_the_collector() -> None:
+    """(In a fresh interpreter: the setting is the whole process's.)"""
+    probe = (
+        "import gc; from pbem.web_workers import quieter_collector; quieter_collector(); "
+        "print(gc.get_threshold()[0], gc.get_freeze_count())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+    threshold, frozen = int(out[0]), int(out[1])
+    assert threshold == 20_000 and frozen > 10_000  # start-up's objects, set aside

@@ -12,6 +12,7 @@ password hash), so any process may answer any request.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import socket
@@ -63,10 +64,23 @@ def run_worker(settings: Settings, url: str, sock: socket.socket) -> None:
         http=CappedHttp,  # at most so many connections from one address
         access_log=False,  # form posts are logged by path only, never their fields
     )
+    quieter_collector()
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
         engine.dispose()
+
+
+def quieter_collector() -> None:
+    """Fewer, cheaper pauses of the garbage collector in a web process:
+    what start-up made (modules, routes, the games' tables) is set aside
+    for good (gc.freeze), and the youngest objects are collected after
+    20,000 allocations instead of 700, so a request is rarely paused by a
+    collection, and an old-generation collection walks the caches less
+    often. Measured with bench.load's moves (SQLite, interleaved runs):
+    p99 about 210 ms against 265 ms before."""
+    gc.freeze()
+    gc.set_threshold(20_000, 50, 1_000)
 
 
 @dataclass
