@@ -10,10 +10,10 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, event, text
 
 from pbem.store import make_engine, session_factory
-from pbem.store.database import NestedWrite, reading
+from pbem.store.database import GroupCommit, NestedWrite, reading
 
 
 def counter_engine(path: Path) -> Engine:
@@ -99,3 +99,70 @@ def test_a_turn_ends_with_its_transaction_when_it_fails(tmp_path: Path) -> None:
     assert done.wait(10)
     with sessions.begin() as session:
         assert session.execute(text("SELECT n FROM c")).scalar_one() == 6
+
+
+def test_group_commit_writes_waiting_turns_together_each_in_its_own_savepoint(
+    tmp_path: Path,
+) -> None:
+    """Turns from many threads at once: every one applied exactly once, in
+    fewer commits than turns; a turn that raises is rolled back alone and
+    its caller gets the exception; a caller returns only once its work is
+    committed (a new connection sees it)."""
+    engine = counter_engine(tmp_path / "db.sqlite3")
+    with engine.begin() as connection:
+        connection.execute(text("CREATE TABLE seen (who INTEGER PRIMARY KEY)"))
+    commits = []
+    event.listen(engine, "commit", lambda _connection: commits.append(1))
+    turns = GroupCommit(engine)
+    results: dict[int, object] = {}
+
+    def work(who: int, connection: Connection) -> int:
+        n = connection.execute(text("SELECT n FROM c")).scalar_one()
+        connection.execute(text("UPDATE c SET n = :n"), {"n": n + 1})
+        connection.execute(text("INSERT INTO seen VALUES (:who)"), {"who": who})
+        time.sleep(0.002)  # the others pile up meanwhile
+        if who % 7 == 3:
+            raise ValueError(f"turn {who} refused")
+        return who * 10
+
+    def one(who: int) -> None:
+        try:
+            results[who] = turns.run(lambda connection: work(who, connection))
+        except ValueError as error:
+            results[who] = error
+            return
+        with engine.connect() as reader:  # committed before run returned
+            seen = reader.execute(text("SELECT 1 FROM seen WHERE who = :w"), {"w": who})
+            assert seen.first() is not None
+
+    threads = [threading.Thread(target=one, args=(who,)) for who in range(60)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    refused = {who for who in range(60) if who % 7 == 3}
+    assert {who: results[who] for who in range(60) if who not in refused} == {
+        who: who * 10 for who in range(60) if who not in refused
+    }
+    assert all(isinstance(results[who], ValueError) for who in refused)
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT n FROM c")).scalar_one() == 60 - len(refused)
+        kept = set(connection.execute(text("SELECT who FROM seen")).scalars())
+    assert kept == set(range(60)) - refused
+    assert len(commits) < 60  # waiting turns went in together
+
+
+def test_group_commit_on_a_failed_commit_fails_every_turn_of_the_batch(tmp_path: Path) -> None:
+    engine = counter_engine(tmp_path / "db.sqlite3")
+    turns = GroupCommit(engine)
+
+    def broken_commit(_connection: Connection) -> None:
+        raise OSError("the disk is full")
+
+    event.listen(engine, "commit", broken_commit)
+    with pytest.raises(OSError, match="disk is full"):
+        turns.run(lambda connection: connection.execute(text("UPDATE c SET n = 5")))
+    event.remove(engine, "commit", broken_commit)
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT n FROM c")).scalar_one() == 0
+    assert turns.run(lambda connection: 7) == 7  # and the next turn writes again

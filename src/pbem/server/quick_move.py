@@ -7,7 +7,9 @@ without the ORM: it reads the board's view (kept per change,
 `board_view.py`) and a few small rows outside any write transaction, plays
 the move and writes its mails there, and only then takes the write turn
 for a guarded UPDATE and a few INSERTs. On SQLite the write lock is held
-for those statements alone, not for the rules and the mails.
+for those statements alone, not for the rules and the mails, and the
+turns of a process's moves arriving together are written in one commit
+(store/database.py GroupCommit).
 
 Anything else (a board a bot plays on, a board with proposals, a submitted or queued move, a
 subscriber, a total-time clock; a move that ends the game; a password not
@@ -40,7 +42,7 @@ from ..store import (
     Vote,
 )
 from ..store.boards import due_time, snapshot_of
-from ..store.database import rows_changed
+from ..store.database import GroupCommit, rows_changed
 from ..store.positions import POSITIONS
 from .board_mail import board_body, subject
 from .board_view import BoardView, BoardViews, PlayedMove
@@ -144,7 +146,7 @@ class Mailed:
 
 
 def quick_move(
-    writer: Engine,
+    writer: GroupCommit,
     reader: Engine,
     views: BoardViews,
     command: Move,
@@ -174,10 +176,11 @@ def quick_move(
     planned = _plan(view, command, people, busy.nagged_at, now)
     if planned is None:
         return None
+    proof = None if vouched else account[0].password_hash
     try:
-        with writer.begin() as connection:
-            proof = None if vouched else account[0].password_hash
-            mails = _write(connection, planned, busy.nagged_at, now, mailed, proof)
+        mails = writer.run(
+            lambda connection: _write(connection, planned, busy.nagged_at, now, mailed, proof)
+        )
     except (_Changed, IntegrityError):
         # Another command changed the board first, or another server took
         # the same mail a moment ago: the full path decides.

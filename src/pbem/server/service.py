@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ..store import ProcessedMessage, User, reading
 from ..store.boards import StaleBoard, finished_here
-from ..store.database import statements
+from ..store.database import GroupCommit, statements
 from .accounts import authenticate, find_user
 from .board_mail import board_body, subject
 from .board_view import BoardViews, read_view
@@ -104,6 +104,7 @@ class Server:
         self.quick_moves = quick_moves
         self.reads = reading(sessions)  # for looking only: no write lock
         self.writer: Engine = sessions.kw["bind"]  # the same, for plain SQL statements
+        self.turns = GroupCommit(self.writer)  # quick moves' write turns
         self.reader: Engine = statements(sessions.kw["bind"])  # single reads, see there
         self.views = BoardViews(sessions.kw["bind"])  # boards as the doors show them
         self.clock = clock
@@ -168,7 +169,7 @@ class Server:
             if len(comment) <= MAX_BODY:
                 plain = replace(command, comment=comment)
                 played = quick_move(
-                    self.writer, self.reader, self.views, plain, self.clock(), vouched=True
+                    self.turns, self.reader, self.views, plain, self.clock(), vouched=True
                 )
                 if played is not None:
                     return played
@@ -201,7 +202,7 @@ class Server:
             return None
         mailed = Mailed(sender, message_id, capped=by_mail)
         return quick_move(
-            self.writer,
+            self.turns,
             self.reader,
             self.views,
             command,

@@ -19,13 +19,15 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import CursorResult, Engine, Result, create_engine, event
+from sqlalchemy import Connection, CursorResult, Engine, Result, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 DEFAULT_PATH = Path("var") / "pbem.sqlite3"
@@ -139,6 +141,93 @@ class WriterQueue:
         descriptor = info.pop("writer_queue", None)
         if descriptor is not None:
             os.close(descriptor)
+
+
+T = TypeVar("T")
+
+
+@dataclass
+class _Turn(Generic[T]):
+    """One caller's work in a shared write transaction, and how it went."""
+
+    work: Callable[[Connection], T]
+    done: threading.Event = field(default_factory=threading.Event)
+    lead: bool = False  # woken to write the next batch, not because its own was written
+    result: T | None = None
+    error: BaseException | None = None
+
+
+class GroupCommit:
+    """Short write turns of one process, written together on SQLite.
+
+    SQLite writes one transaction at a time, and each commit waits for the
+    disk. Under load, the threads of a process that all want a write turn
+    would queue for the lock one by one; here the first of them writes the
+    work of every thread waiting at that moment in one transaction, each in
+    a SAVEPOINT of its own (a piece that raises is rolled back alone, and
+    its caller gets the exception), commits once, and hands the next batch
+    to the next waiter. Each caller returns only after the commit that
+    holds its work, so nothing is acknowledged before it is on disk. On
+    PostgreSQL, which commits concurrent transactions side by side, each
+    turn is a transaction of its own."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.batched = engine.dialect.name == "sqlite"
+        self._lock = threading.Lock()
+        self._waiting: list[_Turn[Any]] = []
+        self._writing = False  # a thread is writing a batch
+
+    def run(self, work: Callable[[Connection], T]) -> T:
+        """`work(connection)` in a write transaction, committed on return."""
+        if not self.batched:
+            with self.engine.begin() as connection:
+                return work(connection)
+        turn = _Turn(work)
+        with self._lock:
+            self._waiting.append(turn)
+            lead = not self._writing
+            self._writing = True
+        if not lead:
+            turn.done.wait()
+            if turn.lead:  # the last writer handed the next batch to us
+                turn.done.clear()
+                lead = True
+        if lead:
+            self._write_batch()
+            turn.done.wait()  # (written in this batch or an earlier one)
+        if turn.error is not None:
+            raise turn.error
+        return cast(T, turn.result)
+
+    def _write_batch(self) -> None:
+        """Write every waiting turn in one transaction, then wake the next
+        writer, if any turn came meanwhile."""
+        with self._lock:
+            batch, self._waiting = self._waiting, []
+        try:
+            with self.engine.begin() as connection:
+                for turn in batch:
+                    savepoint = connection.begin_nested()
+                    try:
+                        turn.result = turn.work(connection)
+                    except Exception as error:
+                        savepoint.rollback()
+                        turn.error = error
+                    else:
+                        savepoint.commit()
+        except Exception as error:  # the commit failed: none of the batch was written
+            for turn in batch:
+                turn.error = turn.error or error
+        finally:
+            with self._lock:
+                following = self._waiting[0] if self._waiting else None
+                self._writing = following is not None
+            for turn in batch:
+                turn.done.set()
+            if following is not None:
+                following.lead = True
+                following.done.set()
 
 
 READING = "pbem_reading"  # the execution option of sessions that only read
