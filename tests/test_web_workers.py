@@ -40,8 +40,15 @@ def get(url: str) -> tuple[int, bytes]:
 
 
 def start(
-    tmp_path: Path, web_port: int, workers: int, *, key: bool = True
+    tmp_path: Path,
+    web_port: int,
+    workers: int,
+    *,
+    key: bool = True,
+    settings: dict[str, str] | None = None,
 ) -> subprocess.Popen[str]:
+    """`pbem serve` in `tmp_path` with `workers` web processes (and any
+    other `settings`, PBEM_... variables)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
     env |= {
         "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/pbem.sqlite3",
@@ -52,6 +59,7 @@ def start(
     if key:
         env["PBEM_SECRET_KEY"] = "w" * 40
         env["PBEM_MAILDIR"] = str(tmp_path / "mail")
+    env |= settings or {}
     # else the key and the Maildir go to var/, which nothing made beforehand
     # (the database is outside it, as a PostgreSQL one would be)
     return subprocess.Popen(

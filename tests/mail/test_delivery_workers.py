@@ -9,13 +9,11 @@ import mailbox
 import os
 import signal
 import smtplib
-import subprocess
-import sys
 from pathlib import Path
 
 from pbem.mail.delivery_workers import DELIVERY_NICENESS, process_count
 from tests.mail.smtp_world import free_port
-from tests.test_web_workers import name_of, wait_for
+from tests.test_web_workers import name_of, start, wait_for
 
 
 def delivery_processes(pid: int) -> list[int]:
@@ -44,26 +42,13 @@ def test_process_count_reads_the_setting() -> None:
 def test_serve_delivers_from_niced_processes_and_replaces_a_dead_one(tmp_path: Path) -> None:
     smtp_port = free_port()
     maildir = tmp_path / "mail"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
-    env |= {
-        "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/pbem.sqlite3",
-        "PBEM_WEB_PORT": str(free_port()),
+    settings = {
         "PBEM_SMTP_PORT": str(smtp_port),
-        "PBEM_WEB_WORKERS": "1",
         "PBEM_DELIVERY_PROCESSES": "2",
         "PBEM_DELIVERY_SECONDS": "60",  # so only a wake-up delivers in time
         "PBEM_BOT_PROCESSES": "0",
-        "PBEM_SECRET_KEY": "d" * 40,
-        "PBEM_MAILDIR": str(maildir),
     }
-    server = subprocess.Popen(
-        [sys.executable, "-m", "pbem.cli", "serve"],
-        env=env,
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    server = start(tmp_path, free_port(), 1, settings=settings)
     try:
         wait_for(lambda: len(delivery_processes(server.pid)) == 2)
         first = delivery_processes(server.pid)
