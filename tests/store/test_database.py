@@ -7,6 +7,7 @@ from __future__ import annotations
 import multiprocessing
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -166,3 +167,48 @@ def test_group_commit_on_a_failed_commit_fails_every_turn_of_the_batch(tmp_path:
     with engine.connect() as connection:
         assert connection.execute(text("SELECT n FROM c")).scalar_one() == 0
     assert turns.run(lambda connection: 7) == 7  # and the next turn writes again
+
+
+def test_group_commit_never_reports_work_written_that_a_batch_lost(tmp_path: Path) -> None:
+    """A turn that ends its thread (not an ordinary error) takes the batch's
+    transaction down with it: the other turns of that batch are told so,
+    none of them believes its work was written."""
+    engine = counter_engine(tmp_path / "db.sqlite3")
+    turns = GroupCommit(engine)
+    entered, release = threading.Event(), threading.Event()
+    outcomes: dict[str, object] = {}
+
+    def first(connection: Connection) -> None:
+        entered.set()
+        release.wait(10)  # the others queue behind this batch meanwhile
+        connection.execute(text("UPDATE c SET n = n + 1"))
+
+    def dying(connection: Connection) -> None:
+        raise SystemExit("the thread ends")
+
+    def bump(connection: Connection) -> str:
+        connection.execute(text("UPDATE c SET n = n + 1"))
+        return "written"
+
+    def one(name: str, work: Callable[[Connection], object]) -> None:
+        try:
+            outcomes[name] = turns.run(work)
+        except BaseException as error:  # (SystemExit too)
+            outcomes[name] = type(error).__name__
+
+    leader = threading.Thread(target=one, args=("first", first))
+    leader.start()
+    assert entered.wait(10)
+    others = [
+        threading.Thread(target=one, args=(name, work))
+        for name, work in (("dying", dying), ("bump", bump))
+    ]
+    for thread in others:
+        thread.start()
+    time.sleep(0.2)  # both wait for the next batch
+    release.set()
+    for thread in [leader, *others]:
+        thread.join(10)
+    assert outcomes == {"first": None, "dying": "SystemExit", "bump": "SystemExit"}
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT n FROM c")).scalar_one() == 1  # the first only

@@ -216,8 +216,8 @@ class GroupCommit:
                         turn.error = error
                     else:
                         savepoint.commit()
-        except Exception as error:  # the commit failed: none of the batch was written
-            for turn in batch:
+        except BaseException as error:  # the commit failed: none of the batch was written
+            for turn in batch:  # (each caller raises it; this thread's own turn is one)
                 turn.error = turn.error or error
         finally:
             with self._lock:
