@@ -30,21 +30,22 @@ def name_this_process(name: str) -> None:
 
 @dataclass
 class ChildProcesses:
-    """`count` processes running `target(*args)`, each named `name`."""
+    """`count` processes running `target(*args_for(index))`, each named
+    `name`; `args_for` is asked again for a process that replaces one."""
 
     name: str
     count: int
     target: Callable[..., None]
-    args: tuple[Any, ...]
+    args_for: Callable[[int], tuple[Any, ...]]
     processes: list[BaseProcess] = field(default_factory=list)
 
-    def _start_one(self) -> BaseProcess:
-        process = SPAWN.Process(target=self.target, args=self.args, name=self.name)
+    def _start_one(self, index: int) -> BaseProcess:
+        process = SPAWN.Process(target=self.target, args=self.args_for(index), name=self.name)
         process.start()
         return process
 
     def start(self) -> None:
-        self.processes = [self._start_one() for _ in range(self.count)]
+        self.processes = [self._start_one(index) for index in range(self.count)]
 
     def keep_running(self) -> None:
         """Replace any process that died (a crash must not take its work down)."""
@@ -56,7 +57,7 @@ class ChildProcesses:
                     process.pid,
                     process.exitcode,
                 )
-                self.processes[index] = self._start_one()
+                self.processes[index] = self._start_one(index)
 
     def stop(self, timeout: float, *, terminate: bool) -> None:
         """Wait for every process to end (after SIGTERM, with `terminate`),

@@ -133,14 +133,13 @@ def serve(
     server = Server(sessions, clock)
     outgoing = transport_for(settings).description
     delivery = DeliveryWorkers(settings, url, process_count(settings.delivery_processes))
-    wake = delivery  # (its set() wakes the delivery processes)
     workers = worker_count(settings.web_workers)
     pool = WebWorkers(settings, url, workers) if workers > 1 else None
     web = web_server(server, settings) if pool is None else None
-    controller = start_listener(server, settings, wake)
+    controller = start_listener(server, settings, delivery)
     threads = [
         threading.Thread(
-            target=tick_loop, args=(server, settings.tick_seconds, stop, wake), name="tick"
+            target=tick_loop, args=(server, settings.tick_seconds, stop, delivery), name="tick"
         ),
     ]
     if web is not None:
@@ -182,7 +181,6 @@ def serve(
             delivery.keep_running()
     finally:
         stop.set()
-        wake.set()
         if web is not None:
             web.should_exit = True
         if pool is not None:

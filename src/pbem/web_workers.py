@@ -96,7 +96,7 @@ class WebWorkers:
     def __post_init__(self) -> None:
         self.sock = listening_socket(self.settings.web_host, self.settings.web_port)
         self.children = ChildProcesses(
-            "pbem-web", self.count, run_worker, (self.settings, self.url, self.sock)
+            "pbem-web", self.count, run_worker, lambda _index: (self.settings, self.url, self.sock)
         )
 
     def start(self) -> None:

@@ -111,55 +111,44 @@ class DeliveryWorkers:
     url: str
     count: int
     stop_flag: Any = field(default_factory=lambda: SPAWN.RawValue("b", 0))
-    writers: list[int] = field(default_factory=list)  # the pipes' ends we write to
-    children: list[ChildProcesses] = field(default_factory=list)
+    pipes: dict[int, tuple[Connection, Connection]] = field(default_factory=dict)
+    children: ChildProcesses = field(init=False)
 
-    def _child(self) -> tuple[ChildProcesses, int]:
-        """A new delivery process, and the end of its pipe we write to."""
+    def __post_init__(self) -> None:
+        self.children = ChildProcesses("pbem-delivery", self.count, run_delivery, self._args)
+
+    def _args(self, index: int) -> tuple[Any, ...]:
+        """A new pipe for the `index`-th process (the one it replaces had
+        its own): the process reads one end, set() writes the other."""
+        for end in self.pipes.pop(index, ()):
+            end.close()
         reader, writer = SPAWN.Pipe(duplex=False)
-        os.set_blocking(writer.fileno(), False)  # (the flag belongs to the pipe, not the fd)
-        child = ChildProcesses(
-            "pbem-delivery", 1, run_delivery, (self.settings, self.url, self.stop_flag, reader)
-        )
-        child.start()
-        reader.close()  # (the child has its own copy)
-        ours = os.dup(writer.fileno())
-        writer.close()
-        return child, ours
+        os.set_blocking(writer.fileno(), False)
+        self.pipes[index] = (reader, writer)
+        return self.settings, self.url, self.stop_flag, reader
 
     def start(self) -> None:
-        started = [self._child() for _ in range(self.count)]
-        self.children = [child for child, _ in started]
-        self.writers = [writer for _, writer in started]
+        self.children.start()
         log.info("outgoing mail is delivered by %d processes", self.count)
 
     def set(self) -> None:
         """Wake every delivery process: mail was queued."""
-        for writer in self.writers:
+        for _, writer in list(self.pipes.values()):
             with contextlib.suppress(BlockingIOError, BrokenPipeError):
-                os.write(writer, b"\0")  # (a full pipe is a wake-up already waiting)
+                os.write(writer.fileno(), b"\0")  # (a full pipe is a wake-up already waiting)
 
     def keep_running(self) -> None:
         """Replace a process that died, with a pipe of its own."""
-        if self.stop_flag.value:
-            return
-        for index, child in enumerate(self.children):
-            if not child.processes[0].is_alive():
-                log.error(
-                    "delivery process %s ended (exit %s); starting another",
-                    child.processes[0].pid,
-                    child.processes[0].exitcode,
-                )
-                os.close(self.writers[index])
-                self.children[index], self.writers[index] = self._child()
+        if not self.stop_flag.value:
+            self.children.keep_running()
 
     def stop(self, timeout: float = 30.0) -> None:
         """Let each process finish the mail in hand, then end it (a lease
         left behind by one killed only delays its mail)."""
         self.stop_flag.value = 1
         self.set()
-        for child in self.children:
-            child.stop(timeout, terminate=False)
-        for writer in self.writers:
-            os.close(writer)
-        self.writers.clear()
+        self.children.stop(timeout, terminate=False)
+        for reader, writer in self.pipes.values():
+            reader.close()
+            writer.close()
+        self.pipes.clear()

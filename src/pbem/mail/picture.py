@@ -9,24 +9,24 @@ picture (compose.py), never no mail.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
 _WIDTH = re.compile(rb'<svg\b[^>]*?\swidth="([0-9.]+)(?:px)?"')
-_vips: list[Any] = []  # the imported module, once it loaded
 
 
+@functools.cache
 def vips() -> Any:
-    """pyvips, set up once for a server: no cache of operations (each board
-    is drawn once, and the cache would keep every one of them) and one
-    drawing thread (delivery and the web doors have the other cores)."""
-    if not _vips:
-        import pyvips
+    """pyvips, set up once for a process (a failed import is tried again
+    next time): no cache of operations (each board is drawn once, and the
+    cache would keep every one of them) and one drawing thread (delivery
+    and the web doors have the other cores)."""
+    import pyvips
 
-        pyvips.cache_set_max(0)
-        pyvips.concurrency_set(1)
-        _vips.append(pyvips)
-    return _vips[0]
+    pyvips.cache_set_max(0)
+    pyvips.concurrency_set(1)
+    return pyvips
 
 
 def svg_png(svg: str, width: int) -> bytes:
