@@ -212,3 +212,18 @@ def test_group_commit_never_reports_work_written_that_a_batch_lost(tmp_path: Pat
     assert outcomes == {"first": None, "dying": "SystemExit", "bump": "SystemExit"}
     with engine.connect() as connection:
         assert connection.execute(text("SELECT n FROM c")).scalar_one() == 1  # the first only
+
+
+def test_a_busy_process_keeps_its_connections_open(engine: Engine) -> None:
+    """A web process's threads (8), each holding up to two connections,
+    reuse them: none is closed on return to the pool, so a busy process
+    never pays a new PostgreSQL connection (a fork and a login) per request."""
+    opened = []
+    event.listen(engine, "connect", lambda *_: opened.append(1))
+    for _ in range(3):
+        held = [engine.connect() for _ in range(16)]
+        for connection in held:
+            connection.execute(text("SELECT 1"))
+            connection.close()
+    assert len(opened) == 16
+    assert engine.pool.checkedin() == 16  # type: ignore[attr-defined]

@@ -39,6 +39,14 @@ def database_url(environ: dict[str, str] | None = None) -> str:
     return url or f"sqlite:///{DEFAULT_PATH}"
 
 
+# Connections a process keeps open once it has used them. A web process runs
+# 8 threads, and a thread can hold two at once (a command's transaction and
+# a single read beside it): with SQLAlchemy's default of 5 kept, a busy
+# process opened and closed a PostgreSQL connection (a fork and a login on
+# the server) for most requests. It never opens more than it uses at once.
+POOL = {"pool_size": 16, "max_overflow": 16}
+
+
 def make_engine(url: str | None = None) -> Engine:
     """An engine for `url` (default: database_url()), SQLite made safe for
     several processes: WAL, a busy timeout, foreign keys, BEGIN IMMEDIATE.
@@ -50,10 +58,10 @@ def make_engine(url: str | None = None) -> Engine:
         # on every one (a move takes five). After the server restarts, the
         # first use of each old connection fails once (a web request gets a
         # 500, a mail a 451 that its sender retries) and the pool starts anew.
-        return create_engine(url, hide_parameters=True)
+        return create_engine(url, hide_parameters=True, **POOL)
     if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"timeout": 30}, hide_parameters=True)
+    engine = create_engine(url, connect_args={"timeout": 30}, hide_parameters=True, **POOL)
     database = engine.url.database
     queue = WriterQueue(f"{database}.write-lock") if database and database != ":memory:" else None
 
