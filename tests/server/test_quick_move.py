@@ -189,14 +189,30 @@ def test_what_the_quick_path_hands_back_is_done_the_same(
     assert taken[-1]
 
 
+@pytest.mark.parametrize(
+    ("sender", "line", "check"),
+    [
+        # bob queues his answer: the full command plays ann's move, then it
+        ("bob@example.org", "trugo queue 1 bob pw-bob {reply}", "queued"),
+        # bob proposes a draw: ann's move withdraws the proposal
+        ("bob@example.org", "trugo propose 1 bob pw-bob", "voted"),
+        # cy subscribes: her copy of the board mail goes out
+        ("cy@example.org", "trugo subscribe cy pw-cy 1", "watched"),
+    ],
+)
 def test_a_board_changed_between_the_read_and_the_write_goes_the_full_way(
-    twins: tuple[Server, Server, Clock], taken: list[bool], monkeypatch: pytest.MonkeyPatch
+    twins: tuple[Server, Server, Clock],
+    taken: list[bool],
+    monkeypatch: pytest.MonkeyPatch,
+    sender: str,
+    line: str,
+    check: str,
 ) -> None:
-    """Bob queues his answer while ann's move is being worked out: the
-    quick path's write turn sees it and hands the move back, and the full
-    command plays the move and then the queued answer."""
-    quick, full, _ = twins
-    start((quick, full), "trugo challenge ann bob")
+    """A command lands while ann's move is being worked out: the quick
+    path's write turn sees what it changed and hands the move back, and
+    the full command plays the move as the board now is."""
+    quick, _, _ = twins
+    start((quick,), "trugo challenge ann bob")
     state = get_game("trugo").start()
     first = state.move_text(state.legal_moves()[0])
     after = state.play_text(first)
@@ -205,15 +221,26 @@ def test_a_board_changed_between_the_read_and_the_write_goes_the_full_way(
 
     def meanwhile(*args: Any) -> Any:
         planned = real(*args)
-        quick.handle("bob@example.org", f"trugo queue 1 bob pw-bob {reply}")
+        answers = quick.handle(sender, line.format(reply=reply))
+        assert answers and all(answer.error is None for answer in answers)
         return planned
 
     monkeypatch.setattr(quick_move, "_plan", meanwhile)
-    quick.execute(commands.Move(game="trugo", board=1, userid="ann", move=first), as_user="ann")
+    move = commands.Move(game="trugo", board=1, userid="ann", move=first)
+    sent = quick.execute(move, as_user="ann")
     assert taken == [False]
     with quick.sessions() as session:
         board = session.get_one(Board, 1)
-        assert board.version == 2 and [m.text for m in board.moves] == [first, reply]
+        moves = [m.text for m in board.moves]
+        votes = session.scalars(select(Vote)).all()
+    if check == "queued":
+        assert board.version == 2 and moves == [first, reply]
+    else:
+        assert board.version == 1 and moves == [first]
+    if check == "voted":
+        assert votes == []
+    if check == "watched":
+        assert any("cy@example.org" in mail.to for mail in sent)
 
 
 def mailed_both(

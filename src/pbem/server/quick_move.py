@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 
-from sqlalchemy import Connection, Engine, bindparam, delete, exists, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..games.base import MoveError, State
@@ -62,53 +62,77 @@ _MAIN_ADDRESS = (
     .limit(1)
     .scalar_subquery()
 )
-_PEOPLE = (
-    select(BoardPlayer.seat, User.mail_preference, _MAIN_ADDRESS.label("address"), User.bot_level)
+_ADDRESS_KEYS = (
+    select(func.aggregate_strings(Address.address_key, "\n"))
+    .where(Address.user_id == User.id)
+    .scalar_subquery()
+)
+# What sends a move down the full path: a queued or submitted move, a
+# subscriber, a vote (read before the move, and checked again by the write).
+_QUEUED = exists().where(QueuedMove.board_id == Board.id)
+_PENDING = exists().where(PendingMove.board_id == Board.id)
+_WATCHED = exists().where(Subscription.board_id == Board.id, Subscription.kind == "board")
+_VOTED = exists().where(Vote.board_id == Board.id)
+# Everything a plain move reads besides the board's view, in one round
+# trip: a row per seat, with the seat's user as the board mail and the
+# password check need them, and the board's busy marks on every row.
+_SEATS = (
+    select(
+        BoardPlayer.seat,
+        User.mail_preference,
+        _MAIN_ADDRESS.label("address"),
+        User.bot_level,
+        User.userid_key,
+        User.password_hash,
+        _ADDRESS_KEYS.label("address_keys"),
+        Board.nagged_at,
+        (_QUEUED | _PENDING | _WATCHED).label("busy"),
+    )
     .join(User, User.id == BoardPlayer.user_id)
+    .join(Board, Board.id == BoardPlayer.board_id)
     .where(BoardPlayer.board_id == bindparam("board"))
     .order_by(BoardPlayer.seat)
 )
-_MOVER = (
-    select(User.password_hash, Address.address_key)
-    .join(Address, Address.user_id == User.id)
-    .where(User.userid_key == bindparam("userid"))
-)
-_HASH = select(User.password_hash).where(User.userid_key == bindparam("userid"))
-_SEEN = select(ProcessedMessage.key).where(ProcessedMessage.key == bindparam("key"))
-_NOTE_SEEN = insert(ProcessedMessage)
-# What sends a move down the full path, read before the move and again in
-# its write turn (another command may have queued or subscribed between).
-_BUSY = select(
-    Board.nagged_at,
-    exists().where(QueuedMove.board_id == Board.id).label("queued"),
-    exists().where(PendingMove.board_id == Board.id).label("pending"),
-    exists()
-    .where(Subscription.board_id == Board.id, Subscription.kind == "board")
-    .label("watched"),
-).where(Board.id == bindparam("board"))
+_NOTE_SEEN = insert(ProcessedMessage)  # its key is unique: a mail seen before fails here
 
 
 # The write turn's statements, built once (building a statement costs more
-# than running it on SQLite).
-_CLAIM = (
+# than running it on SQLite). The claim moves the board on only if it is
+# as the move was planned on: the same version and revision, still active,
+# nagged as read, with nothing queued, submitted, watched or voted; the
+# proven claim also only if the mover's password hash is still the one
+# this process checked the password against.
+_AS_READ = (
+    Board.id == bindparam("board"),
+    Board.version == bindparam("read_version"),
+    Board.revision == bindparam("read_revision"),
+    Board.status == BoardStatus.ACTIVE,
+    Board.nagged_at.is_not_distinct_from(bindparam("read_nagged_at")),
+    ~_QUEUED,
+    ~_PENDING,
+    ~_WATCHED,
+    ~_VOTED,
+)
+_MOVED_ON = {
+    "version": bindparam("new_version"),
+    "snapshot": bindparam("new_snapshot"),
+    "updated_at": bindparam("new_updated_at"),
+    "to_move": bindparam("new_to_move"),
+    "due_at": bindparam("new_due_at"),
+    "revision": Board.revision + 1,
+}
+_CLAIM = update(Board).where(*_AS_READ).values(_MOVED_ON)
+_CLAIM_PROVEN = (
     update(Board)
     .where(
-        Board.id == bindparam("board"),
-        Board.version == bindparam("read_version"),
-        Board.revision == bindparam("read_revision"),
-        Board.status == BoardStatus.ACTIVE,
+        *_AS_READ,
+        exists().where(
+            User.userid_key == bindparam("mover"), User.password_hash == bindparam("proof")
+        ),
     )
-    .values(
-        version=bindparam("new_version"),
-        snapshot=bindparam("new_snapshot"),
-        updated_at=bindparam("new_updated_at"),
-        to_move=bindparam("new_to_move"),
-        due_at=bindparam("new_due_at"),
-        revision=Board.revision + 1,
-    )
+    .values(_MOVED_ON)
 )
 _ADD_MOVE = insert(MoveRow)
-_CLEAR_VOTES = delete(Vote).where(Vote.board_id == bindparam("board"))
 
 
 @dataclass(frozen=True)
@@ -163,23 +187,26 @@ def quick_move(
     if view is None or not _plain(view, command):
         return None
     with reader.connect() as connection:
-        busy = connection.execute(_BUSY, {"board": view.id}).one()
-        if busy.queued or busy.pending or busy.watched:
-            return None
-        people = [Reader(*row) for row in connection.execute(_PEOPLE, {"board": view.id})]
-        account = connection.execute(_MOVER, {"userid": command.userid.lower()}).all()
-    addresses = frozenset(row.address_key for row in account)
-    if not account or not (vouched or _proven(command, account[0].password_hash, mailed)):
+        seats = connection.execute(_SEATS, {"board": view.id}).all()
+    if not seats or seats[0].busy:
+        return None
+    nagged_at = seats[0].nagged_at
+    mover = next((row for row in seats if row.userid_key == command.userid.lower()), None)
+    if mover is None or not mover.address_keys:
+        return None  # (a bot, or a player with no address: the full path)
+    addresses = frozenset(mover.address_keys.split("\n"))
+    if not (vouched or _proven(command, mover.password_hash, mailed)):
         return None
     if mailed is not None and mailed.sender.lower() not in addresses:
         return None  # a copy goes to an onlooking sender: the full path sends it
-    planned = _plan(view, command, people, busy.nagged_at, now)
+    people = [Reader(row.seat, row.mail_preference, row.address, row.bot_level) for row in seats]
+    planned = _plan(view, command, people, nagged_at, now)
     if planned is None:
         return None
-    proof = None if vouched else account[0].password_hash
+    proof = None if vouched else mover.password_hash
     try:
         mails = writer.run(
-            lambda connection: _write(connection, planned, busy.nagged_at, now, mailed, proof)
+            lambda connection: _write(connection, planned, nagged_at, now, mailed, proof)
         )
     except (_Changed, IntegrityError):
         # Another command changed the board first, or another server took
@@ -217,36 +244,32 @@ def _write(
     mailed: Mailed | None,
     proof: str | None,
 ) -> list[Outgoing]:
-    """The write turn: the board, and the password hash the move was
-    proven by (`proof`), still as read (else _Changed); then the move, the
-    votes it ends, and its mails, as sent (a mailed command's answers
-    within its sender's hour, `reply_cap`)."""
+    """The write turn: the board moves on if it is still as read and the
+    password hash the move was proven by (`proof`) is still the mover's
+    (else _Changed); then the move and its mails, as sent (a mailed
+    command's answers within its sender's hour, `reply_cap`). A mail
+    handled before fails on its key (IntegrityError)."""
     board = planned.before.id
     seat = planned.before.to_move
     assert seat is not None
     mover = planned.before.players[seat]
-    if proof is not None and connection.scalar(_HASH, {"userid": mover.lower()}) != proof:
-        raise _Changed
     if mailed is not None and mailed.key is not None:
-        if connection.execute(_SEEN, {"key": mailed.key[:400]}).first() is not None:
-            raise _Changed  # handled before: the full path says so (it answers nothing)
         connection.execute(_NOTE_SEEN, [{"key": mailed.key[:400], "processed_at": now}])
-    again = connection.execute(_BUSY, {"board": board}).one()
-    if again.queued or again.pending or again.watched or again.nagged_at != nagged_at:
-        raise _Changed
-    claimed = connection.execute(
-        _CLAIM,
-        {
-            "board": board,
-            "read_version": planned.before.version,
-            "read_revision": planned.before.revision,
-            **{f"new_{name}": value for name, value in planned.values.items()},
-        },
-    )
+    values = {
+        "board": board,
+        "read_version": planned.before.version,
+        "read_revision": planned.before.revision,
+        "read_nagged_at": nagged_at,
+        **{f"new_{name}": value for name, value in planned.values.items()},
+    }
+    if proof is None:
+        claimed = connection.execute(_CLAIM, values)
+    else:
+        proven = {**values, "mover": mover.lower(), "proof": proof}
+        claimed = connection.execute(_CLAIM_PROVEN, proven)
     if rows_changed(claimed) != 1:
         raise _Changed
     connection.execute(_ADD_MOVE, [planned.move])
-    connection.execute(_CLEAR_VOTES, {"board": board})
     mails = planned.mails
     if mailed is not None and mailed.capped:
         mails = cap_replies(connection, mailed.sender, mails, now)
