@@ -68,6 +68,7 @@ class Game:
     placed_are: str
     target: Target | None = None
     cap: int | Callable[[int], int] | None = None
+    against_go: float | None = None  # the issue's target: this many times Go's playouts/s
 
     def cap_at(self, size: int) -> int | None:
         """The cap of turns at this size, or None."""
@@ -99,6 +100,7 @@ def _vacu(connection: bool) -> Game:
         placed_are="stones placed, suicides included",
         target=Target(size=9, rate=1000.0),
         cap=vacu_cap,
+        against_go=2.0,
     )
 
 
@@ -111,6 +113,7 @@ GAMES: dict[str, Game] = {
         moves_are="player moves",
         placed_are="tiles placed, auto moves included",
         target=Target(size=54, rate=500.0),
+        against_go=1.0,
     ),
     "trugo": Game(
         start=_trugo,
@@ -120,6 +123,7 @@ GAMES: dict[str, Game] = {
         placed_are="tiles placed",
         target=Target(size=36, rate=5000.0, per="moves"),
         cap=TRUGO_CAP,
+        against_go=0.3,
     ),
     "vacu": _vacu(connection=False),
     "convacu": _vacu(connection=True),
@@ -401,7 +405,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"seed {seed}, Python {info['python']} on {info['machine']}"
         )
         print(format_table(results, header))
+        if go is not None:
+            print(against_go(args.game, size, results[0], results[1]))
     return 0
+
+
+def against_go(name: str, size: int, ours: Result, go: Result) -> str:
+    """Our playouts per second as a multiple of Go's, measured in the same
+    run, beside the target multiple (at the game's default size only)."""
+    times = ours.playouts_per_s / go.playouts_per_s
+    line = f"{ours.name}: {times:.2f}x OpenSpiel's Go 9x9 playouts/s"
+    game = GAMES[name]
+    if game.against_go is None:
+        return line
+    if size != game.default_size:
+        return f"{line} (target {game.against_go:g}x at {game.default_size} only)"
+    met = "met" if times >= game.against_go else "NOT met"
+    return f"{line} (target at least {game.against_go:g}x: {met})"
 
 
 if __name__ == "__main__":

@@ -370,14 +370,6 @@ def test_play_out_from_the_komi_step_replays_too(name: str) -> None:
         assert end.result is not None and playout.winner == end.result.winner
 
 
-def test_the_method_is_the_recording_function() -> None:
-    state = random_state("vacu", 4, 10)
-    record: list[Any] = []
-    assert state.search_position().play_out(random.Random(3)) == play_out(
-        state.search_position(), random.Random(3), record
-    )
-
-
 def test_a_capped_game_in_the_komi_step_is_even() -> None:
     position = start("vacu", 5, None).search_position()
     assert play_out(position, random.Random(1), cap=1) == Playout(0.5, None, 1, 0, capped=True)

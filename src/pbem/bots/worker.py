@@ -36,8 +36,21 @@ SLACK = 30.0  # seconds a search process may take beyond its budget (start-up, r
 
 
 def _ready() -> None:
-    """Import the rules in each search process when it starts, not in its first search."""
+    """Import the rules and load the compiled playouts in each search
+    process when it starts, not in its first search (the first start on a
+    new installation compiles them, for some seconds, and caches that)."""
     import pbem.ai.decide  # noqa: F401
+    from pbem.games.vacu import compiled
+
+    compiled.warm_up()
+
+
+def _started() -> bool:
+    """Nothing: a search process is ready once `_ready` has run in it."""
+    return True
+
+
+WARM_UP_SECONDS = 300.0  # for a first compile on a slow machine
 
 
 def holder_name() -> str:
@@ -59,6 +72,10 @@ class BotWorker:
     def run(self, stop: threading.Event, seconds: float = 1.0) -> None:
         """Play turns until `stop` is set, looking again every `seconds`
         when nothing was waiting."""
+        try:  # start a search process, so the first turn does not wait for it
+            self._think(WARM_UP_SECONDS, _started)
+        except Exception:
+            log.exception("the bot search process did not start; trying again with each turn")
         with ThreadPoolExecutor(self.processes, thread_name_prefix="bot") as threads:
             while not stop.is_set():
                 try:

@@ -394,7 +394,8 @@ class VacuSearchPosition:
         return _MOVE_WORDS[cast(int, move)]
 
     def play_out(self, rng: random.Random) -> Playout:
-        """Play on at random to the end or the cap (`play_out`)."""
+        """Play on at random to the end or the cap (`play_out`; the compiled
+        twin, `compiled.CompiledPosition`, overrides it)."""
         return play_out(self, rng)
 
 

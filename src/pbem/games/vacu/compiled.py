@@ -1,0 +1,614 @@
+"""Vacu and Convacu random games compiled with numba: the loop of
+`search.VacuSearchPosition._run` and the board of `board.Board`, again,
+over flat arrays, for the search's playouts.
+
+The pure-Python position stays the reference. Given the same random
+numbers both play the same game move for move (`tests/games/
+test_vacu_compiled.py` compares the records, the ends, the winners and
+the final boards over random games of every size and phase), so the
+random numbers come from a generator both can run: SplitMix64
+(`SplitMix64` here, `_random` inside the compiled loop), seeded from the
+caller's `random.Random`.
+
+Arrays instead of the Board's dicts: a group is its head point (its first
+stone) with its pseudo-liberty sums, its edge bits and its size at that
+index, and its stones are a linked list (`nxt`, -1 at the end, `tail`
+the last), kept in the Board's member order, since the order in which
+suppressed stones come back to the empty points decides later draws.
+
+The loop compiles on first use (a few seconds) and is cached on disk
+(numba's `cache=True`, in `__pycache__` or the user's cache folder);
+`warm_up()` does that ahead of the first search (the bot worker calls it
+at start). Without numba, `AVAILABLE` is False and the search keeps to
+the pure path.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from ..base import Playout, score_of
+from .board import BLACK, EDGE, EMPTY, WHITE, ZOBRIST, Board, _tables
+from .search import (
+    BUTTON_KEY,
+    BUTTON_MOVE,
+    CAPPED,
+    CONNECTION,
+    MAX_DRAWS,
+    PASS_MOVE,
+    PASSES,
+    REMOVAL,
+    REPETITION,
+    SWITCH_KEY,
+    TO_MOVE_KEYS,
+    VacuSearchPosition,
+    default_cap,
+)
+
+try:
+    from numba import njit, types
+    from numba.typed import Dict
+
+    AVAILABLE = True
+except ImportError:  # pragma: no cover (numba is a dependency; this keeps the pure path)
+    AVAILABLE = False
+
+    def njit(**_options: Any) -> Any:  # type: ignore[no-redef]
+        return lambda function: function
+
+
+_MASK = (1 << 64) - 1
+_GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+_UNIT = 2.0**-53
+
+
+class SplitMix64:
+    """Vigna's SplitMix64, in Python: the same doubles in [0, 1) as the
+    compiled loop's `_random` from the same state."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK
+
+    def random(self) -> float:
+        self.state = z = (self.state + _GOLDEN) & _MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+        return ((z ^ (z >> 31)) >> 11) * _UNIT
+
+
+# How the compiled loop says a game ended (0: it did not, the cap came first).
+_ENDS = {1: CONNECTION, 2: PASSES, 3: REMOVAL, 4: REPETITION}
+_NEEDS_BLACK, _NEEDS_WHITE = 3, 12  # board.NEEDS: top and bottom, left and right
+
+
+_GOLDEN_64, _MIX1_64, _MIX2_64 = np.uint64(_GOLDEN), np.uint64(_MIX1), np.uint64(_MIX2)
+_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
+_BUTTON_KEY, _SWITCH_KEY = np.uint64(BUTTON_KEY), np.uint64(SWITCH_KEY)
+_TO_MOVE_KEYS = np.array(TO_MOVE_KEYS, dtype=np.uint64)
+_NO_MOVE = -100  # none drawn yet
+
+
+@njit(cache=True)
+def _random(rng: Any) -> float:
+    z = rng[0] + _GOLDEN_64
+    rng[0] = z
+    z = (z ^ (z >> _S30)) * _MIX1_64
+    z = (z ^ (z >> _S27)) * _MIX2_64
+    z = z ^ (z >> _S31)
+    return float(z >> _S11) * _UNIT
+
+
+@njit(cache=True)
+def _placement(b: Any, p: int, c: int) -> int:
+    colour, neighbours, group, libs, lsum, lsq = b[0], b[1], b[2], b[3], b[4], b[5]
+    if colour[p] != EMPTY:
+        return 0
+    for k in range(4):
+        if colour[neighbours[p, k]] == EMPTY:
+            return 1
+    square = p * p
+    flips = 0
+    for k in range(4):
+        n = neighbours[p, k]
+        cn = colour[n]
+        if cn != EDGE:
+            g = group[n]
+            count = libs[g]
+            if count * p == lsum[g] and count * square == lsq[g]:
+                if cn != c:
+                    flips = 2
+            elif cn == c:
+                return 1
+    return flips
+
+
+@njit(cache=True)
+def _merge(b: Any, links: Any, a: int, other: int) -> int:
+    group, libs, lsum, lsq = b[2], b[3], b[4], b[5]
+    nxt, tail, size, reach = links[0], links[1], links[2], links[3]
+    if a == other:
+        return a
+    if size[a] < size[other]:
+        a, other = other, a
+    s = other
+    while s != -1:
+        group[s] = a
+        s = nxt[s]
+    nxt[tail[a]] = other
+    tail[a] = tail[other]
+    size[a] += size[other]
+    libs[a] += libs[other]
+    lsum[a] += lsum[other]
+    lsq[a] += lsq[other]
+    reach[a] |= reach[other]
+    return a
+
+
+@njit(cache=True)
+def _suppress(b: Any, links: Any, counts: Any, zobrist: Any, hashes: Any, g: int,
+              out: Any, k: int) -> int:  # fmt: skip
+    colour, neighbours, group, libs, lsum, lsq = b[0], b[1], b[2], b[3], b[4], b[5]
+    nxt, size = links[0], links[2]
+    c = colour[g]
+    start = k
+    h = hashes[0]
+    s = g
+    while s != -1:
+        colour[s] = EMPTY
+        h ^= zobrist[s, c]
+        out[k] = s
+        k += 1
+        s = nxt[s]
+    hashes[0] = h
+    counts[c] -= size[g]
+    for i in range(start, k):
+        s = out[i]
+        square = s * s
+        for j in range(4):
+            n = neighbours[s, j]
+            cn = colour[n]
+            if cn in (BLACK, WHITE):
+                head = group[n]
+                libs[head] += 1
+                lsum[head] += s
+                lsq[head] += square
+    return k
+
+
+@njit(cache=True)
+def _flip(b: Any, links: Any, counts: Any, zobrist: Any, hashes: Any, g: int, c: int,
+          out: Any, k: int) -> int:  # fmt: skip
+    colour, neighbours, group = b[0], b[1], b[2]
+    nxt = links[0]
+    old = 3 - c
+    start = k
+    h = hashes[0]
+    s = g
+    while s != -1:
+        colour[s] = c
+        h ^= zobrist[s, old] ^ zobrist[s, c]
+        out[k] = s
+        k += 1
+        s = nxt[s]
+    hashes[0] = h
+    counts[old] -= k - start
+    counts[c] += k - start
+    head = g
+    for i in range(start, k):
+        s = out[i]
+        for j in range(4):
+            n = neighbours[s, j]
+            if colour[n] == c and group[n] != head:
+                head = _merge(b, links, head, group[n])
+    return k
+
+
+@njit(cache=True)
+def _play(b: Any, links: Any, counts: Any, zobrist: Any, edges: Any, hashes: Any,
+          p: int, c: int, suppressed: Any, flipped: Any) -> Any:  # fmt: skip
+    """Board.play: the counts of suppressed and flipped stones, written
+    into the two buffers in the Board's order."""
+    colour, neighbours, group, libs, lsum, lsq = b[0], b[1], b[2], b[3], b[4], b[5]
+    nxt, tail, size, reach = links[0], links[1], links[2], links[3]
+    colour[p] = c
+    counts[c] += 1
+    hashes[0] ^= zobrist[p, c]
+    square = p * p
+    count = total = squares = 0
+    head = 0
+    dead = np.empty(4, np.int64)
+    nd = 0
+    for k in range(4):
+        n = neighbours[p, k]
+        cn = colour[n]
+        if cn == EMPTY:
+            count += 1
+            total += n
+            squares += n * n
+        elif cn != EDGE:
+            g = group[n]
+            libs[g] -= 1
+            lsum[g] -= p
+            lsq[g] -= square
+            if cn == c:
+                if head == 0:
+                    head = g
+                elif g != head:
+                    head = _merge(b, links, head, g)
+            elif libs[g] == 0:
+                dead[nd] = g
+                nd += 1
+    if head != 0:
+        group[p] = head
+        nxt[tail[head]] = p
+        nxt[p] = -1
+        tail[head] = p
+        size[head] += 1
+        reach[head] |= edges[p]
+        libs[head] += count
+        lsum[head] += total
+        lsq[head] += squares
+    else:
+        head = p
+        group[p] = p
+        nxt[p] = -1
+        tail[p] = p
+        size[p] = 1
+        reach[p] = edges[p]
+        libs[p] = count
+        lsum[p] = total
+        lsq[p] = squares
+    if nd > 1:  # in the order their stones come among p's neighbours
+        rank = np.empty(4, np.int64)
+        enemy = 3 - c
+        for i in range(nd):
+            rank[i] = 4
+            for k in range(4):
+                n = neighbours[p, k]
+                if colour[n] == enemy and group[n] == dead[i]:
+                    rank[i] = k
+                    break
+        for i in range(1, nd):  # a stable insertion sort
+            j = i
+            while j > 0 and rank[j - 1] > rank[j]:
+                rank[j - 1], rank[j] = rank[j], rank[j - 1]
+                dead[j - 1], dead[j] = dead[j], dead[j - 1]
+                j -= 1
+    ns = nf = 0
+    if libs[head] != 0:
+        for i in range(nd):
+            ns = _suppress(b, links, counts, zobrist, hashes, dead[i], suppressed, ns)
+        return ns, nf
+    ns = _suppress(b, links, counts, zobrist, hashes, head, suppressed, ns)
+    for i in range(nd):
+        nf = _flip(b, links, counts, zobrist, hashes, dead[i], c, flipped, nf)
+    return ns, nf
+
+
+@njit(cache=True)
+def _leader(b: Any, counts: Any, points: Any, komi: int, black: int, button: int) -> int:
+    """The player ahead on points (`score.score`), -1 on a tie."""
+    colour, neighbours = b[0], b[1]
+    seen = np.zeros(colour.shape[0], np.bool_)
+    stack = np.empty(colour.shape[0], np.int64)
+    land = np.zeros(3, np.int64)
+    for start in points:
+        if colour[start] != EMPTY or seen[start]:
+            continue
+        seen[start] = True
+        stack[0] = start
+        top, region, touches = 1, 0, 0
+        while top:
+            top -= 1
+            here = stack[top]
+            region += 1
+            for k in range(4):
+                n = neighbours[here, k]
+                cn = colour[n]
+                if cn == EMPTY:
+                    if not seen[n]:
+                        seen[n] = True
+                        stack[top] = n
+                        top += 1
+                elif cn != EDGE:
+                    touches |= cn
+        if touches in (BLACK, WHITE):
+            land[touches] += region
+    scores = np.zeros(2)
+    scores[black] = counts[BLACK] + land[BLACK]
+    scores[1 - black] = counts[WHITE] + land[WHITE] + komi
+    if button >= 0:
+        scores[button] += 0.5
+    if scores[0] == scores[1]:
+        return -1
+    return 0 if scores[0] > scores[1] else 1
+
+
+@njit(cache=True)
+def _joins(b: Any, links: Any, p: int) -> bool:
+    need = _NEEDS_BLACK if b[0][p] == BLACK else _NEEDS_WHITE
+    return links[3][b[2][p]] & need == need
+
+
+@njit(cache=True)
+def _run(b: Any, links: Any, counts: Any, zobrist: Any, edges: Any, points: Any,
+        hashes: Any, empty: Any, where: Any, n_empty: int, seen_keys: Any,
+        seen_counts: Any, player: int, button: int, passes: int, connection: bool,
+        komi: int, black: int, cap: int, rng: Any, record: Any) -> Any:  # fmt: skip
+    """The game played on from the position the arrays hold, to its end
+    or `cap` turns: (turns, stones placed, end code, winner or -1, the
+    leader on points when capped or -1, moves recorded)."""
+    colour = b[0]
+    seen = Dict.empty(key_type=types.uint64, value_type=types.int64)
+    for i in range(seen_keys.shape[0]):
+        seen[seen_keys[i]] = seen_counts[i]
+    suppressed = np.empty(colour.shape[0], np.int64)
+    flipped = np.empty(colour.shape[0], np.int64)
+    legal = np.empty(colour.shape[0] + 1, np.int64)
+    c = BLACK if player == black else WHITE
+    taken = button >= 0
+    other = PASS_MOVE if taken else BUTTON_MOVE
+    if taken and connection:
+        other = 0
+    next_key = _TO_MOVE_KEYS[player ^ 1]
+    if taken:
+        next_key ^= _BUTTON_KEY
+    recording = record.shape[0] > 0
+    turns = others = end = 0
+    winner = -1
+    for turn in range(1, cap + 1):
+        turns = turn
+        # draw_move
+        draws = n_empty + 1 if other != 0 else n_empty
+        move = _NO_MOVE
+        for _ in range(MAX_DRAWS):
+            i = int(_random(rng) * draws)
+            if i == n_empty:
+                move = other if other != 0 else PASS_MOVE
+                break
+            p = empty[i]
+            if _placement(b, p, c):
+                move = p
+                break
+        if move == _NO_MOVE:
+            n_legal = 0
+            for i in range(n_empty):
+                if _placement(b, empty[i], c):
+                    legal[n_legal] = empty[i]
+                    n_legal += 1
+            if other != 0:
+                legal[n_legal] = other
+                n_legal += 1
+            move = PASS_MOVE if n_legal == 0 else legal[int(_random(rng) * n_legal)]
+        if recording:
+            record[turn - 1] = move
+        if move >= 0:
+            ns, nf = _play(b, links, counts, zobrist, edges, hashes, move, c,
+                           suppressed, flipped)  # fmt: skip
+            n_empty -= 1
+            last = empty[n_empty]
+            if last != move:
+                i = where[move]
+                empty[i] = last
+                where[last] = i
+            for i in range(ns):
+                p = suppressed[i]
+                where[p] = n_empty
+                empty[n_empty] = p
+                n_empty += 1
+            passes = 0
+            key = hashes[0] ^ next_key
+            occurrences = seen.get(key, 0) + 1
+            seen[key] = occurrences
+            if connection:
+                joined = False
+                if colour[move] != EMPTY:
+                    joined = _joins(b, links, move)
+                else:
+                    for i in range(nf):
+                        if _joins(b, links, flipped[i]):
+                            joined = True
+                            break
+                if joined:
+                    end, winner = 1, player
+                    break
+            if (ns or nf) and counts[c ^ 3] == 0:
+                end, winner = 3, _leader(b, counts, points, komi, black, button)
+                break
+            if occurrences >= 3:
+                end, winner = 4, -1
+                break
+        else:
+            others += 1
+            if move == BUTTON_MOVE:
+                button = player
+                other = 0 if connection else PASS_MOVE
+                next_key ^= _BUTTON_KEY
+                passes = 0
+            else:
+                passes += 1
+            key = hashes[0] ^ next_key
+            seen[key] = seen.get(key, 0) + 1
+            if passes >= 2:
+                end, winner = 2, _leader(b, counts, points, komi, black, button)
+                break
+        player ^= 1
+        c ^= 3
+        next_key ^= _SWITCH_KEY
+    leader = -1
+    if end == 0:
+        leader = _leader(b, counts, points, komi, black, button)
+    recorded = turns if recording else 0
+    return turns, turns - others, end, winner, leader, recorded
+
+
+@cache
+def _statics(size: int) -> tuple[Any, Any, Any, Any]:
+    """Per board size: the neighbours, the edge bits, the points; and the
+    Zobrist keys (one table for every size)."""
+    _, points, neighbours, edges = _tables(size)
+    return (
+        np.array(neighbours, dtype=np.int64),
+        np.array(edges, dtype=np.int64),
+        np.array(points, dtype=np.int64),
+        np.array(ZOBRIST, dtype=np.uint64),
+    )
+
+
+def _arrays(board: Board) -> tuple[Any, Any]:
+    """The board as the compiled loop's arrays: (colour, neighbours, group,
+    libs, lsum, lsq) and (nxt, tail, size, reach)."""
+    total = len(board.colour)
+    nxt, tail, size, reach = [-1] * total, [0] * total, [0] * total, [0] * total
+    libs, lsum, lsq = [0] * total, [0] * total, [0] * total
+    for head, stones in board.members.items():
+        previous = head
+        for stone in stones[1:]:
+            nxt[previous] = stone
+            previous = stone
+        tail[head] = previous
+        size[head] = len(stones)
+        reach[head] = board.reach[head]
+        libs[head] = board.libs[head]
+        lsum[head] = board.lsum[head]
+        lsq[head] = board.lsq[head]
+    neighbours = _statics(board.size)[0]
+    as_int = np.int64
+    b = (
+        np.array(board.colour, dtype=as_int),
+        neighbours,
+        np.array(board.group, dtype=as_int),
+        np.array(libs, dtype=as_int),
+        np.array(lsum, dtype=as_int),
+        np.array(lsq, dtype=as_int),
+    )
+    links = (
+        np.array(nxt, dtype=as_int),
+        np.array(tail, dtype=as_int),
+        np.array(size, dtype=as_int),
+        np.array(reach, dtype=as_int),
+    )
+    return b, links
+
+
+def play_out(
+    position: VacuSearchPosition,
+    rand: SplitMix64,
+    record: list[Any] | None = None,
+    cap: int | None = None,
+) -> Playout:
+    """`search.play_out`, compiled: the same game from the same random
+    numbers (`rand`, whose state moves on as the pure path's would). The
+    position is used up: its board is not brought up to date, so copy it
+    first to keep it."""
+    return _played(position, rand, record, cap)[0]
+
+
+def _played(
+    position: VacuSearchPosition,
+    rand: SplitMix64,
+    record: list[Any] | None,
+    cap: int | None,
+) -> tuple[Playout, Any]:
+    """The playout, and the compiled loop's final arrays when it ran (for
+    the tests: colour, hash and stone counts), else None."""
+    assert AVAILABLE, "numba is not installed"
+    if cap is None:
+        cap = default_cap(position.board.size)
+    turns = 0
+    while position.black is None and position.to_move is not None and turns < cap:
+        move = position.random_move(rand)  # type: ignore[arg-type]  # (a .random() is all it uses)
+        if record is not None:
+            record.append(move)
+        position.play(move)
+        turns += 1
+    player = position.to_move
+    if player is None or turns >= cap:
+        return _pure_ending(position, turns), None
+    assert position.komi is not None and position.black is not None
+    board = position.board
+    b, links = _arrays(board)
+    _, edges, points, zobrist = _statics(board.size)
+    total = len(board.colour)
+    empty = np.zeros(total, np.int64)
+    count = len(position.empty)
+    empty[:count] = position.empty
+    seen = position.seen
+    hashes = np.array([board.hash], dtype=np.uint64)
+    counts = np.array(board.stones, dtype=np.int64)
+    rng = np.array([rand.state], dtype=np.uint64)
+    moves = np.empty(cap - turns if record is not None else 0, np.int64)
+    played, placed, end, winner, leader, recorded = _run(
+        b,
+        links,
+        counts,
+        zobrist,
+        edges,
+        points,
+        hashes,
+        empty,
+        np.array(position.where, dtype=np.int64),
+        count,
+        np.fromiter(seen.keys(), dtype=np.uint64, count=len(seen)),
+        np.fromiter(seen.values(), dtype=np.int64, count=len(seen)),
+        player,
+        -1 if position.button is None else position.button,
+        position.passes,
+        position.connection,
+        position.komi,
+        position.black,
+        cap - turns,
+        rng,
+        moves,
+    )
+    rand.state = int(rng[0])
+    if record is not None:
+        record.extend(moves[:recorded].tolist())
+    turns += played
+    final = (b[0], int(hashes[0]), counts)
+    if end:
+        won = None if winner < 0 else int(winner)
+        position._finish(won, _ENDS[end])
+        return Playout(score_of(won), won, turns, placed), final
+    position.end = CAPPED
+    position._to_move = None  # (used up: its board is not the game's)
+    ahead = None if leader < 0 else int(leader)
+    return Playout(score_of(ahead), None, turns, placed, capped=True), final
+
+
+def _pure_ending(position: VacuSearchPosition, turns: int) -> Playout:
+    """A game over or capped before play began (in the komi or colour step)."""
+    if position.to_move is None:
+        return Playout(score_of(position.winner), position.winner, turns, 0)
+    position.end = CAPPED
+    if position.black is None:
+        return Playout(0.5, None, turns, 0, capped=True)
+    return Playout(score_of(position._leader()), None, turns, 0, capped=True)
+
+
+class CompiledPosition(VacuSearchPosition):
+    """The search position whose random games run compiled: what
+    `VacuState.search_position()` gives when numba is installed."""
+
+    __slots__ = ()
+
+    def play_out(self, rng: random.Random) -> Playout:
+        """The compiled game (`play_out` here), from a seed drawn from
+        `rng`: the pure method's game from the same random numbers. The
+        position is used up (copy it first to keep it)."""
+        return play_out(self, SplitMix64(rng.getrandbits(64)))
+
+
+def warm_up() -> None:
+    """Compile (or load from the disk cache) the loop now, with a tiny game,
+    so the first search does not wait for it."""
+    if not AVAILABLE:
+        return
+    for connection in (False, True):
+        play_out(VacuSearchPosition(Board(3), 0, connection=connection), SplitMix64(1))
