@@ -230,3 +230,18 @@ class _FakeGo:
 
 def test_go_counts_passes_as_moves_but_not_as_stones() -> None:
     assert go_playout(_FakeGo(), random.Random(0)) == (5, 2)
+
+
+def _result(name: str, playouts: int) -> Result:
+    return Result(name, None, playouts, playouts, playouts, 1.0, "", "")
+
+
+def test_against_go_compares_with_the_target_at_the_default_size() -> None:
+    from bench.playouts import against_go
+
+    go = _result("go 9x9 (OpenSpiel)", 1000)
+    assert against_go("vacu", 9, _result("vacu 9x9", 2500), go).endswith(
+        "2.50x OpenSpiel's Go 9x9 playouts/s (target at least 2x: met)"
+    )
+    assert "NOT met" in against_go("vasco", 54, _result("vasco 54 tiles", 900), go)
+    assert "at 36 only" in against_go("trugo", 12, _result("trugo 12 tiles", 900), go)
