@@ -439,3 +439,46 @@ def test_empty_points_are_tracked_through_suppressions() -> None:
             empty = position.empty
             assert sorted(empty) == [p for p in position.board.points if colours[p] == EMPTY]
             assert all(position.where[p] == i for i, p in enumerate(empty))
+
+
+# -- the win-in-one filter --------------------------------------------------------
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    name=st.sampled_from(GAMES),
+    size=st.integers(5, 8),
+    turns=st.integers(0, 150),
+    seed=st.integers(0, 10**6),
+)
+def test_may_win_never_hides_a_move_that_wins_at_once(
+    name: str, size: int, turns: int, seed: int
+) -> None:
+    """Every legal move that ends the game with its mover winning is one
+    `may_win` lets through (the search tries only those for a win in one)."""
+    state = start(name, size, 3)
+    rng = random.Random(seed)
+    for _ in range(turns):
+        if state.result is not None:
+            return
+        state = cast(VacuState, state.play(rng.choice(state.legal_moves())))
+    if state.result is not None:
+        return
+    position = state.search_position()
+    mover = position.to_move
+    for move in position.legal_moves():
+        after = position.copy()
+        after.play(move)
+        if after.to_move is None and after.winner == mover:
+            assert position.may_win(move), position.move_text(move)
+
+
+def test_may_win_lets_no_quiet_move_through() -> None:
+    """On an open board no stone, the button or a first pass can win at
+    once: the filter spares the search every one of those tries."""
+    position = start("vacu", 9, 6).search_position()
+    assert not any(position.may_win(move) for move in position.legal_moves())
+    position.play(BUTTON_MOVE)
+    assert not any(position.may_win(move) for move in position.legal_moves())
+    position.play(PASS_MOVE)  # a second pass would end the game: that one may win
+    assert [move for move in position.legal_moves() if position.may_win(move)] == [PASS_MOVE]

@@ -180,6 +180,8 @@ def _look_for_a_win(node: Node, position: SearchPosition) -> None:
     player = node.to_move
     assert player is not None and node.untried is not None
     for index, move in enumerate(node.untried):
+        if not position.may_win(move):
+            continue  # (the game's cheap test: it certainly does not win at once)
         after = position.copy()
         after.play(move)
         if after.to_move is None and after.winner == player:

@@ -268,10 +268,17 @@ class SearchPosition(Protocol):
     def move_text(self, move: Hashable) -> str:
         """The canonical text of a legal move here, as `State.move_text` writes it."""
 
+    def may_win(self, move: Hashable) -> bool:
+        """Whether a legal `move` might end the game at once with the mover
+        winning: False only when it certainly does not. A cheap filter for
+        the search's win-in-one check, which plays only these (True for
+        every move where the game has no cheap test)."""
+
     def play_out(self, rng: random.Random) -> Playout:
-        """Play on in place with uniformly random legal moves until the game
-        ends or the game's cap of turns; the game's fastest loop, which must
-        agree with `random_move` and `play`."""
+        """Play on with uniformly random legal moves until the game ends or
+        the game's cap of turns; the game's fastest loop, which must agree
+        with `random_move` and `play`. The position is used up (in place,
+        or left as it was by a compiled loop): copy it first to keep it."""
 
 
 def random_game(position: SearchPosition, rng: random.Random, cap: int) -> Playout:

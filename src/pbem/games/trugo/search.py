@@ -270,6 +270,10 @@ class TrugoSearchPosition:
     def move_text(self, move: Hashable) -> str:
         return TrugoMove(cast(Move, move)).text
 
+    def may_win(self, move: Hashable) -> bool:
+        """Any move might (no cheap test: a capture can end the game)."""
+        return True
+
     def play_out(self, rng: random.Random) -> Playout:
         """Play on at random to the end or the cutoff (`play_out`)."""
         return play_out(self, rng)

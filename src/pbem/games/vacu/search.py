@@ -55,7 +55,7 @@ from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Self, cast
 
 from ..base import Playout, score_of
-from .board import BLACK, EDGE, EMPTY, WHITE, ZOBRIST, Board
+from .board import BLACK, EDGE, EMPTY, NEEDS, WHITE, ZOBRIST, Board
 from .notation import BUTTON, COLOUR_WORDS, COLUMNS, KOMI, PASS
 from .score import score
 
@@ -385,6 +385,42 @@ class VacuSearchPosition:
         if points[0] == points[1]:
             return None
         return 0 if points[0] > points[1] else 1
+
+    def may_win(self, move: Hashable) -> bool:
+        """Whether `move` might end the game at once with the mover winning
+        (False only when it certainly does not). Only these can: a second
+        pass in a row (the game is scored); a stone taking the last
+        liberty of an enemy group (it is suppressed or flipped, and the
+        enemy's last stones may go: the game is scored); a Convacu stone
+        whose group joins its colour's edges. The komi and colour steps,
+        the button and a first pass end nothing, nor does a repetition
+        (a draw)."""
+        if type(move) is tuple:
+            return False
+        if move == PASS_MOVE:
+            return self.passes >= 1
+        if cast(int, move) < 0:
+            return False  # the button, or a colour
+        p = cast(int, move)
+        board, colour = self.board, self.colour
+        stones, group = board.colour, board.group
+        libs, lsum, lsq = board.libs, board.lsum, board.lsq
+        square = p * p
+        reach = board.edges[p]
+        for n in board.neighbours[p]:
+            cn = stones[n]
+            if cn in (EMPTY, EDGE):
+                continue
+            g = group[n]
+            count = libs[g]
+            if cn != colour and count * p == lsum[g] and count * square == lsq[g]:
+                return True  # p is the enemy group's last liberty
+            if cn == colour:
+                reach |= board.reach[g]
+        if self.connection:
+            need = NEEDS[colour]
+            return reach & need == need
+        return False
 
     def move_text(self, move: Hashable) -> str:
         if type(move) is tuple:

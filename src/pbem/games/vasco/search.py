@@ -160,6 +160,10 @@ class VascoSearchPosition:
         assert isinstance(move, int)
         return search_move_text(move)
 
+    def may_win(self, move: Hashable) -> bool:
+        """Any move might (no cheap test: a move's auto moves can close a loop)."""
+        return True
+
     def play_out(self, rng: random.Random, record: list[int] | None = None) -> Playout:
         """Play uniformly random legal moves in place until the game ends
         (it always does: every move takes a tile from the pool). The result's
