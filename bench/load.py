@@ -63,6 +63,7 @@ ADDRESS = f"pbem@{DOMAIN}"
 BOARDS_PER_CLIENT = 20  # each API client cycles through boards of its own
 MOST_MOVES = 300  # of a board's precomputed record
 MOVER_BOARDS = 10  # at most this many burst moves per mover (the reply cap is 100 an hour)
+RATED_PER_USER = 2  # finished boards per user, so the standings list every player
 PAGE_CLIENTS = 8  # the heavier list pages run with at most this many clients
 REQUEST_TIMEOUT = 30.0  # seconds one request may take before it counts as an error
 START_TIMEOUT = 60.0  # for a server to answer GET /
@@ -396,15 +397,35 @@ def fill(engine: Engine, game: str, clients: int, mails: int, rng: random.Random
     api_boards = [[challenge() for _ in range(BOARDS_PER_CLIENT)] for _ in range(clients)]
     mail_boards = [challenge() for _ in range(mails)]
     challenges = time.perf_counter() - start - recording
+    start = time.perf_counter()
+    finished = sum(finish(server, game, challenge()) for _ in range(RATED_PER_USER * count))
+    finishing = time.perf_counter() - start
     with engine.begin() as connection:
         connection.execute(
             text("UPDATE outbox SET sent_at = :now WHERE sent_at IS NULL"), {"now": now}
         )
     note(
         f"filled: {count} users in {signups:.1f} s (argon2), "
-        f"{made} challenges in {challenges:.1f} s, their random records in {recording:.1f} s"
+        f"{made} challenges in {challenges:.1f} s, their random records in {recording:.1f} s, "
+        f"{finished} of them played two moves and resigned (rated) in {finishing:.1f} s"
     )
     return Plan(game, options, users, tokens, api_boards, mail_boards)
+
+
+def finish(server: Server, game: str, board: Board) -> int:
+    """Two moves, then the player to move resigns: a finished, rated board
+    (a resignation before one's first move would decline it, unrated).
+    1 when done; 0 for a record too short to do it."""
+    if len(board.record) < 3:
+        return 0
+    for move, seat in board.record[:2]:
+        player = board.players[seat]
+        line = f"{game} move {board.id} {player} {PASSWORD} {move}"
+        refused(server.handle(f"{player}@{DOMAIN}", line))
+    loser = board.players[board.record[2][1]]
+    line = f"{game} resign {board.id} {loser} {PASSWORD}"
+    refused(server.handle(f"{loser}@{DOMAIN}", line))
+    return 1
 
 
 def board_of(sent: Sequence[Any]) -> int:
