@@ -33,6 +33,7 @@ from ..server.bot_turns import DRAW, UNDO, BotTurn, answer, claim, play, release
 log = logging.getLogger("pbem.bots")
 SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: no threads or locks forked
 SLACK = 30.0  # seconds a search process may take beyond its budget (start-up, replay)
+WARM_UP_SECONDS = 300.0  # for a search process's start: a first compile on a slow machine
 
 
 def _ready() -> None:
@@ -48,9 +49,6 @@ def _ready() -> None:
 def _started() -> bool:
     """Nothing: a search process is ready once `_ready` has run in it."""
     return True
-
-
-WARM_UP_SECONDS = 300.0  # for a first compile on a slow machine
 
 
 def holder_name() -> str:

@@ -5,9 +5,10 @@ parts: tens of milliseconds of Python and libvips per mail, which in the
 main process would hold the interpreter the SMTP listener answers from, and
 on a busy machine would take cores the web door needs. So `pbem serve`
 delivers from `delivery_processes` child processes (one per CPU by
-default), each `nice`d by DELIVERY_NICENESS (the most): when the doors are busy they
-get the CPU first and the outbox waits; when they are idle the outbox
-drains on every core. Each process claims its mails one at a time with a
+default), each `nice`d by DELIVERY_NICENESS, the lowest priority: when the
+doors are busy they get the CPU first and the outbox waits; when they are
+idle the outbox drains on every core (a nice value orders processes within
+their scheduling group only: docs/operations.md). Each process claims its mails one at a time with a
 lease (delivery.py), so they never send a mail twice.
 
 The listener and the tick wake them when they queued mail, by a byte down a

@@ -29,7 +29,8 @@ from .templating import render
 # They share one interpreter lock: under load, 40 threads thrash it, and the
 # one holding the database's write turn waits for it among them. Measured
 # with bench.load's moves on SQLite: 6 threads used a fifth less CPU a move
-# than 40 and left fewer cores idle.
+# than 40 and left fewer cores idle. 8 leaves a little room for a slow
+# request (a first password check) beside the quick ones.
 THREADS_PER_PROCESS = 8
 
 

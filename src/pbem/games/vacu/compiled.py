@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..base import Playout, score_of
-from .board import BLACK, EDGE, EMPTY, WHITE, ZOBRIST, Board, _tables
+from .board import BLACK, EDGE, EMPTY, NEEDS, WHITE, ZOBRIST, Board, _tables
 from .search import (
     BUTTON_KEY,
     BUTTON_MOVE,
@@ -47,6 +47,8 @@ from .search import (
     TO_MOVE_KEYS,
     VacuSearchPosition,
     default_cap,
+    opening_steps,
+    outcome,
 )
 
 try:
@@ -84,7 +86,7 @@ class SplitMix64:
 
 # How the compiled loop says a game ended (0: it did not, the cap came first).
 _ENDS = {1: CONNECTION, 2: PASSES, 3: REMOVAL, 4: REPETITION}
-_NEEDS_BLACK, _NEEDS_WHITE = 3, 12  # board.NEEDS: top and bottom, left and right
+_NEEDS_BLACK, _NEEDS_WHITE = NEEDS[BLACK], NEEDS[WHITE]
 
 
 _GOLDEN_64, _MIX1_64, _MIX2_64 = np.uint64(_GOLDEN), np.uint64(_MIX1), np.uint64(_MIX2)
@@ -521,16 +523,10 @@ def _played(
     assert AVAILABLE, "numba is not installed"
     if cap is None:
         cap = default_cap(position.board.size)
-    turns = 0
-    while position.black is None and position.to_move is not None and turns < cap:
-        move = position.random_move(rand)  # type: ignore[arg-type]  # (a .random() is all it uses)
-        if record is not None:
-            record.append(move)
-        position.play(move)
-        turns += 1
+    turns = opening_steps(position, rand, record, cap)
     player = position.to_move
     if player is None or turns >= cap:
-        return _pure_ending(position, turns), None
+        return outcome(position, turns, 0), None
     assert position.komi is not None and position.black is not None
     board = position.board
     b, links = _arrays(board)
@@ -580,16 +576,6 @@ def _played(
     position._to_move = None  # (used up: its board is not the game's)
     ahead = None if leader < 0 else int(leader)
     return Playout(score_of(ahead), None, turns, placed, capped=True), final
-
-
-def _pure_ending(position: VacuSearchPosition, turns: int) -> Playout:
-    """A game over or capped before play began (in the komi or colour step)."""
-    if position.to_move is None:
-        return Playout(score_of(position.winner), position.winner, turns, 0)
-    position.end = CAPPED
-    if position.black is None:
-        return Playout(0.5, None, turns, 0, capped=True)
-    return Playout(score_of(position._leader()), None, turns, 0, capped=True)
 
 
 class CompiledPosition(VacuSearchPosition):

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, Self, cast
+from typing import TYPE_CHECKING, Protocol, Self, cast
 
 from ..base import Playout, score_of
 from .board import BLACK, EDGE, EMPTY, NEEDS, WHITE, ZOBRIST, Board
@@ -63,6 +63,14 @@ if TYPE_CHECKING:
     from .state import VacuState
 
 SearchMove = int | tuple[int, int]
+
+
+class Uniform(Protocol):
+    """What the random games draw from: `random.Random`, or the compiled
+    loop's `SplitMix64` (compiled.py)."""
+
+    def random(self) -> float: ...
+
 
 PASS_MOVE, BUTTON_MOVE = -1, -2  # in play; a stone is its point index
 BLACK_MOVE, WHITE_MOVE = -3, -4  # the colour step: the colour the second player takes
@@ -270,7 +278,7 @@ class VacuSearchPosition:
             moves.append(PASS_MOVE)
         return moves
 
-    def random_move(self, rng: random.Random) -> SearchMove:
+    def random_move(self, rng: Uniform) -> SearchMove:
         """A uniformly random legal move (from the komi step's subset there)."""
         if self.black is None:
             if self.komi is None:
@@ -437,7 +445,7 @@ class VacuSearchPosition:
 
 def play_out(
     position: VacuSearchPosition,
-    rng: random.Random,
+    rng: Uniform,
     record: list[SearchMove] | None = None,
     cap: int | None = None,
 ) -> Playout:
@@ -448,16 +456,32 @@ def play_out(
     CAPPED."""
     if cap is None:
         cap = default_cap(position.board.size)
-    turns = placed = 0
+    turns = opening_steps(position, rng, record, cap)
+    placed = 0
+    if position._to_move is not None and turns < cap:
+        played, placed = position._run(NO_MOVE, rng.random, cap - turns, record)
+        turns += played
+    return outcome(position, turns, placed)
+
+
+def opening_steps(
+    position: VacuSearchPosition, rng: Uniform, record: list[SearchMove] | None, cap: int
+) -> int:
+    """Play the komi and colour steps, if the position is in them, at
+    random (within `cap` turns); how many turns that took."""
+    turns = 0
     while position.black is None and position._to_move is not None and turns < cap:
-        move = position.random_move(rng)  # the komi and colour steps
+        move = position.random_move(rng)
         if record is not None:
             record.append(move)
         position.play(move)
         turns += 1
-    if position._to_move is not None and turns < cap:
-        played, placed = position._run(NO_MOVE, rng.random, cap - turns, record)
-        turns += played
+    return turns
+
+
+def outcome(position: VacuSearchPosition, turns: int, placed: int) -> Playout:
+    """The playout that stopped here: the game over, or capped (scored as
+    the board stands, `position.end` set to CAPPED)."""
     if position._to_move is not None:
         position.end = CAPPED
         if position.black is None:
