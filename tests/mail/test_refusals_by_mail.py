@@ -270,3 +270,39 @@ def test_multiple_runs_every_line_and_answers_in_one_mail_for_the_refused(
     assert "Line 2: vasco move 1 bob wrongpass b1,0" in refusal and "do not match" in refusal
     assert replies[3].recipients == [BOB]
     assert board_version(server) == 2
+
+
+@pytest.mark.parametrize("door_name", list(DOORS))
+def test_a_mailed_move_sent_twice_is_played_and_answered_once(
+    server: Server, door_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob's password is known to this process, so the listener and the
+    poller play his mailed move the quick way (server/quick_move.py; `pbem
+    receive` is a process of its own and checks it afresh); the same mail
+    again, as a mail server's retry, runs nothing and gets no answer."""
+    from pbem.server import service
+
+    quick: list[bool] = []
+    real = service.quick_move
+
+    def counting(*args: object, **kwargs: object) -> object:
+        played = real(*args, **kwargs)  # type: ignore[arg-type]
+        quick.append(played is not None)
+        return played
+
+    monkeypatch.setattr(service, "quick_move", counting)
+    server.handle(BOB, "mail bob bobpass1 every")  # his password is checked (and remembered)
+    before = len(answers(server))
+    raw = mail_bytes(BOB, "vasco move 1 bob bobpass1 b1,0", message_id="<twice@example.org>")
+    door = DOORS[door_name](server, tmp_path)
+    try:
+        door.send_all([(BOB, raw)])
+        door.send_all([(BOB, raw)])
+    finally:
+        door.close()
+    replies = answers(server)[before:]
+    assert sorted(reply.recipients[0] for reply in replies) == [ANN, BOB]
+    assert all(reply.in_reply_to == "<twice@example.org>" for reply in replies)
+    assert board_version(server) == 2
+    if door_name != "receive":
+        assert quick[0] is True  # the first copy went the quick way
