@@ -232,7 +232,7 @@ def test_send_runs_a_command_and_prints_its_mails(
     assert mail["to"] == ["ann@example.org"] and mail["subject"] == "pbem signup ann"
     code, out, _ = run(capsys, "send", "--from", "ann@example.org", "vasco challenge ann ann")
     assert code == 0
-    assert out.startswith("To: ann@example.org\nSubject: pbem error: vasco challenge ann ann\n")
+    assert out.startswith("To: ann@example.org\nSubject: Vasco error\n")
     code, _, err = run(capsys, "send", "signup", "ann")
     assert code == 2 and "pbem send --from ADDRESS" in err
 

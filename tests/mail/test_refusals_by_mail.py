@@ -34,13 +34,15 @@ ANN, BOB = "ann@example.org", "bob@example.org"
 
 @dataclass(frozen=True)
 class Refusal:
-    """A mail that must be refused: who sends it, its Subject, and words
-    its answer must hold."""
+    """A mail that must be refused: who sends it, its Subject, words its
+    answer must hold, and the answer's Subject (pbmserv's, never holding
+    the password)."""
 
     name: str
     sender: str
     subject: str
     reason: str
+    answer: str = "Vasco Board 1 Error"
     message_id: bool = True
     in_reply_to: bool = False
     multipart: bool = False
@@ -64,10 +66,28 @@ REFUSALS = [
         multipart=True,
     ),
     Refusal("wrong password", BOB, "vasco move 1 bob nope1234 b1,0", "do not match"),
-    Refusal("no such board", BOB, "vasco move 99 bob bobpass1 b1,0", "There is no Vasco board 99"),
-    Refusal("no such command", BOB, "vasco frobnicate 1", "'frobnicate' is no Vasco command"),
+    Refusal(
+        "no such board",
+        BOB,
+        "vasco move 99 bob bobpass1 b1,0",
+        "There is no Vasco board 99",
+        "Vasco Board 99 Error",
+    ),
+    Refusal(
+        "no such command",
+        BOB,
+        "vasco frobnicate 1",
+        "'frobnicate' is no Vasco command",
+        "Vasco error",
+    ),
     Refusal("hints off", ANN, "vasco hint 1 ann annpass1", "Hints are off on board 1"),
-    Refusal("bots alone", ANN, "vasco challenge easybot hardbot", "Bots play only against people"),
+    Refusal(
+        "bots alone",
+        ANN,
+        "vasco challenge easybot hardbot",
+        "Bots play only against people",
+        "Vasco error",
+    ),
     Refusal(
         "no Message-ID",
         ANN,
@@ -233,7 +253,7 @@ def test_every_refusal_is_answered_once_through_the_door(
     assert len(replies) == len(REFUSALS), [r.subject for r in replies]
     for number, (refusal, reply) in enumerate(zip(REFUSALS, replies, strict=True)):
         assert reply.recipients == [refusal.sender], refusal.name
-        assert reply.subject.startswith("pbem error: "), refusal.name
+        assert reply.subject == refusal.answer, refusal.name
         assert refusal.reason in reply.body, (refusal.name, reply.body[:300])
         expected = f"<refusal{number}.{door_name}@example.org>" if refusal.message_id else None
         assert reply.in_reply_to == expected, refusal.name

@@ -123,12 +123,12 @@ def test_bad_mail_gets_the_right_reply_or_none_and_the_door_keeps_serving(door: 
     got = [(r.recipients[0], r.subject) for r in rows]
     assert got == [
         ("alice@example.org", "pbem signup alice"),
-        ("alice@example.org", "pbem error: "),
+        ("alice@example.org", "pbem error"),
         ("alice@example.org", "pbem help"),
         ("alice@example.org", "Vasco help"),
-        ("jorg@example.org", "pbem error: list \ufffd"),
-        ("mallory@example.org", "pbem error: vasco challenge alice alice"),
-        ("alice@example.org", "pbem error: change password alice wrong stolen1"),
+        ("jorg@example.org", "pbem error: list"),
+        ("mallory@example.org", "Vasco error"),
+        ("alice@example.org", "pbem error: change"),
         ("alice@example.org", "pbem list"),
     ]
     assert "The command line is empty" in rows[1].body

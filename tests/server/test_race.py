@@ -38,8 +38,8 @@ def test_a_duplicated_move_racing_itself_is_played_once(engine: Engine, database
         racer.join(60)
     outcomes = sorted(results.get(timeout=5) for _ in racers)
     assert outcomes == [
+        ["Vasco Board 1 Error"],
         ["Vasco Board 1 bob", "Vasco Board 1 bob"],
-        [f"pbem error: {line}"],
     ]
     with server.sessions() as session:
         assert session.get_one(Board, 1).version == 1

@@ -17,6 +17,8 @@ from email.parser import BytesHeaderParser
 from email.utils import getaddresses
 from html.parser import HTMLParser
 
+from ..server.dispatch import own_subject
+
 # Reply and forward prefixes in the mail programs players use.
 _PREFIX = re.compile(r"^\s*((re|fwd?|aw|wg|sv|vs|antw|tr|r)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 _BOUNCERS = ("mailer-daemon", "postmaster", "noreply", "no-reply", "do-not-reply", "donotreply")
@@ -25,9 +27,6 @@ _QUOTE_HEADER = re.compile(
     re.IGNORECASE,
 )
 _FORWARD_MARK = re.compile(r"^-{2,}\s*(original message|forwarded message)", re.IGNORECASE)
-# The server's own subjects that no command starts with ("pbem error: ...",
-# "pbem signup ann"): a mail bearing one is ours, echoed by a robot.
-_OWN_SUBJECT = re.compile(r"^pbem(\s|:|$)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -117,7 +116,7 @@ def parse_message(
     if why:
         return Ignored(why)
     command = _PREFIX.sub("", header(message, "Subject"), count=1).strip()
-    if _OWN_SUBJECT.match(command):
+    if own_subject(command):
         return Ignored(f"the Subject is one of the server's own ({command[:60]!r}): an echo")
     message_id = header(message, "Message-ID") or None
     comment = "" if headers_only else comment_of(message)

@@ -3,6 +3,7 @@ registry names), and from any command object to what runs it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -49,6 +50,42 @@ def read_command(line: str, body: str) -> commands.Command:
         f"'{words[0][:30]}' is no command or game. Commands: {names}; "
         f"games: {', '.join(GAMES)}. Send 'help' for more."
     )
+
+
+def error_subject(line: str, board: int | None) -> str:
+    """The Subject of the answer to a refused command, as pbmserv wrote it:
+    'Vasco Board 12 Error', 'Vasco error'; 'pbem error: signup' for a
+    command of no game. Never the command's other words: they hold the
+    password."""
+    words = line.split()
+    first = words[0].lower() if words else ""
+    if first in GAMES:
+        title = GAMES[first].title
+        if board is None:
+            try:  # (a refusal before the board was read: a wrong password)
+                command = read_command(line, "")
+            except CommandError:
+                command = None
+            if isinstance(command, commands.OnBoard):
+                board = command.board
+        return f"{title} Board {board} Error" if board is not None else f"{title} error"
+    if first in ACCOUNT_WORDS:
+        return f"pbem error: {first}"
+    return "pbem error"
+
+
+# The Subjects of the server's own mails that are no command: an error's
+# ('Vasco Board 12 Error', 'Vasco error', 'pbem error: ...') and any
+# starting 'pbem'. A mail bearing one is ours, echoed by a robot.
+_OWN_SUBJECT = re.compile(
+    r"pbem(\s|:|$)|(" + "|".join(GAMES) + r")\s+(board\s+\d+\s+)?error\s*$", re.IGNORECASE
+)
+
+
+def own_subject(text: str) -> bool:
+    """Whether a Subject (its Re: and Fwd: taken off) is one of the
+    server's own that no command has: a mail bearing it is an echo."""
+    return _OWN_SUBJECT.match(text.strip()) is not None
 
 
 def run_command(ctx: Context, line: str) -> None:

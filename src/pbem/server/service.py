@@ -23,7 +23,7 @@ from .board_mail import board_body, subject
 from .board_view import BoardViews, read_view
 from .commands import Command, Move
 from .context import Context
-from .dispatch import execute, read_command, run_command
+from .dispatch import error_subject, execute, read_command, run_command
 from .errors import CONFLICT, CommandError
 from .footers import with_footers
 from .messages import BoardView, Outgoing, Reply, Sent, queue_messages
@@ -413,8 +413,8 @@ class Server:
         parts.append("Your message was:")
         parts.append(f"> Subject: {line[:MAX_LINE]}")
         parts.extend(f"> {text}" for text in body[:2000].splitlines())
-        subject_line = f"pbem error: {line[:80]}"
         body = "\n".join(parts) + "\n"
+        subject_line = error_subject(line, error.board)
         return Outgoing(
             (sender,), subject_line, body, board=view, error=error.message, error_kind=error.kind
         )
