@@ -149,7 +149,7 @@ def test_list_unsubscribe_really_stops_the_mail(server: Server) -> None:
 
 def test_headers_of_a_mail_that_answers_no_mail(server: Server) -> None:
     with server.sessions() as session:
-        row = the_row(outbox(session), "bob@example.org", "Vasco Board 1 alice")
+        row = the_row(outbox(session), "bob@example.org", "New Vasco Board 1 alice")
         message = reparsed(compose(session, row, SETTINGS))
     assert row.in_reply_to is None
     assert message["Auto-Submitted"] == "auto-generated"

@@ -30,18 +30,22 @@ def subjects(mails: list[EmailMessage]) -> list[str]:
 def test_a_game_by_mail_reaches_the_outside_world(door: Door) -> None:
     door.send("alice@example.org", "signup alice secret1")
     door.send("Bob <bob@example.org>", "Re: signup bob secret2")
-    door.send("alice@example.org", "vasco challenge alice bob")
+    door.send("alice@example.org", "vasco challenge alice bob", "Fancy a game?")
     door.send("alice@example.org", "vasco move 1 alice secret1 a0,0#1", "Good luck!\n-- \nAlice")
     assert door.deliver() == 6
     mails = door.world.wait_for(6)
     assert subjects(mails) == [
         "pbem signup alice",
         "pbem signup bob",
-        "Vasco Board 1 alice",
-        "Vasco Board 1 alice",
+        "New Vasco Board 1 alice **",
+        "New Vasco Board 1 alice **",
         "Vasco Board 1 bob **",
         "Vasco Board 1 bob **",
     ]
+    challenged = next(m for m in mails[2:4] if "bob" in str(m["To"]))
+    told = challenged.get_body(preferencelist=("plain",))
+    assert told is not None
+    assert "Challenger writes:\n> Fancy a game?" in told.get_content().replace("\r\n", "\n")
     to_bob = mails[-1] if "bob" in str(mails[-1]["To"]) else mails[-2]
     assert str(to_bob["To"]) == "bob@example.org"
     assert to_bob["In-Reply-To"] is not None and to_bob["Message-ID"] is not None

@@ -120,7 +120,7 @@ def challenge(server: Server, line: str = "vasco challenge alice bob -size=12") 
     signup(server, "alice", "bob")
     messages = server.handle("alice@example.org", line)
     assert {m.to for m in messages} == {("alice@example.org",), ("bob@example.org",)}
-    assert all(m.subject == "Vasco Board 1 alice" for m in messages)
+    assert all(m.subject == "New Vasco Board 1 alice" for m in messages)
     return 1
 
 
@@ -562,7 +562,7 @@ def test_multiple_runs_each_line_as_its_own_command(server: Server) -> None:
     )
     messages = server.handle("alice@example.org", "multiple", body)
     subjects = [m.subject for m in messages]
-    assert subjects[:2] == ["Vasco Board 1 alice", "Vasco Board 1 alice"]
+    assert subjects[:2] == ["New Vasco Board 1 alice", "New Vasco Board 1 alice"]
     assert subjects[2:4] == ["Vasco Board 1 bob", "Vasco Board 1 bob"]
     assert subjects[4:] == ["pbem error: multiple"]  # one answer for the refused lines
     assert "1 of the 3 commands" in messages[4].body
@@ -610,7 +610,7 @@ def test_signoff_resigns_everything_and_stops_challenges(server: Server) -> None
     [back] = server.handle("bob@example.org", "signon bob pw-bob")
     assert "Welcome back, bob" in back.body
     assert server.handle("alice@example.org", "trugo challenge alice bob")[0].subject.startswith(
-        "Trugo Board 2"
+        "New Trugo Board 2 alice"
     )
 
 

@@ -317,7 +317,7 @@ def test_a_whole_vasco_game_through_the_api(
     # the answer shows carol her own mail only; the players' went out all the same
     assert sorted(address for m in made["messages"] for address in m["to"]) == ["carol@example.org"]
     assert sent_to(server) == {"alice@example.org", "bob@example.org", "carol@example.org"}
-    assert {m["subject"] for m in made["messages"]} == {"Vasco Board 1 alice"}
+    assert {m["subject"] for m in made["messages"]} == {"New Vasco Board 1 alice"}
 
     first = move(client, tokens["alice"], "a0,0", 1, comment="Hello Bob")
     assert first.status_code == 200, first.text
@@ -340,9 +340,9 @@ def test_a_whole_vasco_game_through_the_api(
     assert all(m["subject"] == "Vasco Board 1 game over" for m in last["messages"])
 
     refused(move(client, tokens["alice"], "a1,0"), 409, "Board 1 is over")
-    subjects = [m.subject for m in outbox(server) if m.subject.startswith("Vasco Board 1")]
+    subjects = [m.subject for m in outbox(server) if "Vasco Board 1" in m.subject]
     # carol, who challenged, gets the first board mail too; then the players
-    expected = ["Vasco Board 1 alice"] * 3 + ["Vasco Board 1 bob **"] * 2
+    expected = ["New Vasco Board 1 alice"] * 3 + ["Vasco Board 1 bob **"] * 2
     assert subjects == [*expected, "Vasco Board 1 game over", "Vasco Board 1 game over"]
     api_mail = [m for m in outbox(server) if m.subject == "Vasco Board 1 bob **"]
     assert sorted(r for m in api_mail for r in m.recipients) == [

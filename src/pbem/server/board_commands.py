@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import delete, select
 
-from ..games.base import Game, MoveError, MoveSyntaxError, OptionError
+from ..games.base import Game, MoveError, MoveSyntaxError, OptionError, State
 from ..store import Board, PendingMove, User
 from ..store.boards import StaleBoard, apply_move, create_board, rebuild
 from . import commands, hints, turns, votes
@@ -136,7 +136,10 @@ def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
         f"PASSWORD'); a declined board is not rated. '{game.name} accept USERID PASSWORD' "
         "accepts.\n\n"
     )
-    send_board(ctx, board, state, opening=opening)
+    send_board(
+        ctx, board, state, opening=opening, new=True,
+        comment=command.comment, said="Challenger writes:",
+    )  # fmt: skip
 
 
 def challenger(ctx: Context) -> str:
@@ -179,19 +182,26 @@ def stale(board: Board, number: int | None) -> CommandError:
     )
 
 
-def play(ctx: Context, game: Game, command: commands.Move) -> None:
-    """Play a move."""
+def play(ctx: Context, game: Game, command: commands.Move, swapped: bool = False) -> None:
+    """Play a move (`swapped`: by the swap command)."""
     board, user = your_turn(
         ctx, game, command.board, command.userid, command.password, command.number
     )
     expected = board.version if command.number is None else command.number - 1
-    play_turn(ctx, board, user, command.move, expected, command.comment)
+    play_turn(ctx, board, user, command.move, expected, command.comment, swapped)
 
 
 def play_turn(
-    ctx: Context, board: Board, user: User, text: str, expected: int, comment: str
+    ctx: Context,
+    board: Board,
+    user: User,
+    text: str,
+    expected: int,
+    comment: str,
+    swapped: bool = False,
 ) -> None:
     """Play the move, mail the board, then any queued answers."""
+    before = rebuild(board)
     try:
         after = apply_move(ctx.session, board, expected, text, ctx.now, comment=comment)
     except StaleBoard:
@@ -200,9 +210,21 @@ def play_turn(
         raise move_refused(text, board, error) from None
     ctx.session.execute(delete(PendingMove).where(PendingMove.board_id == board.id))
     clear_votes(ctx, board)
-    send_board(ctx, board, after, comment=comment, commenter=user.userid)
+    opening = sides_chosen(before, after, players_of(board), user.userid, swapped)
+    send_board(ctx, board, after, comment=comment, commenter=user.userid, opening=opening)
     ctx.reply.did(Effect.MOVED)
     after_move(ctx, board, after)
+
+
+def sides_chosen(before: State, after: State, names: list[str], mover: str, swapped: bool) -> str:
+    """What a colour choice or a swap did, said first in its board mail
+    ('' for a move that leaves every player's side as it was)."""
+    seats = range(len(names))
+    if all(before.side_text(seat) == after.side_text(seat) for seat in seats):
+        return ""
+    sides = ", ".join(f"{names[seat]} plays {after.side_text(seat)}" for seat in seats)
+    did = "has swapped sides" if swapped else "has chosen the colours"
+    return f"{mover} {did}: {sides}.\n\n"
 
 
 def move_refused(text: str, board: Board, error: MoveError) -> CommandError:
@@ -304,7 +326,7 @@ def swap(ctx: Context, game: Game, command: commands.Swap) -> None:
             board.id,
             kind=CONFLICT,
         ) from None
-    play(ctx, game, as_move(command, game.swap_move))
+    play(ctx, game, as_move(command, game.swap_move), swapped=True)
 
 
 def chat(ctx: Context, game: Game, command: commands.Chat) -> None:

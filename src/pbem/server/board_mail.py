@@ -20,6 +20,7 @@ from ..store import Board, Subscription, User
 from ..store.positions import text_board
 from .accounts import main_address
 from .board_view import BoardView, as_shown, read_view
+from .game_over import game_over_story
 from .messages import BoardView as ShownBoard
 
 if TYPE_CHECKING:
@@ -47,6 +48,19 @@ def subject(board: BoardView, state: State, commented: bool = False) -> str:
     seat = state.to_move
     who = "game over" if seat is None or board.status.over else board.players[seat]
     return f"{title} Board {board.id} {who}" + (" **" if commented else "")
+
+
+def starred(topic: str, comment: str) -> str:
+    """A subject with pbmserv's ' **' when a comment came with the command."""
+    return topic + " **" if comment.strip() else topic
+
+
+def quoted(comment: str, who: str) -> str:
+    """A comment passed on in a mail that is no board mail: 'ann writes:'
+    and the comment quoted; '' for none."""
+    if not comment.strip():
+        return ""
+    return f"\n{who} writes:\n" + "".join(f"> {line}\n" for line in comment.strip().splitlines())
 
 
 def heading(board: BoardView, state: State) -> list[str]:
@@ -100,11 +114,11 @@ def board_body(
     comment: str = "",
     commenter: str = "",
     watchers: list[str] | None = None,
+    said: str = "",
 ) -> str:
-    """The whole body of a board mail for one reader (a seat, or None)."""
-    lines = heading(board, state)
-    if board.status.over and state.result is None and board.result:
-        lines.append(f"Game over: {board.result}.")
+    """The whole body of a board mail for one reader (a seat, or None);
+    `said` heads the comment (default 'Comment from COMMENTER:')."""
+    lines = heading(board, state)  # (a board over says so below the drawing)
     lines.append("")
     lines.extend(move_columns(board, state))
     lines.append("")
@@ -115,7 +129,7 @@ def board_body(
         lines.append("Subscribers: " + ", ".join(watchers) + ".")
     if comment.strip():
         lines.append("")
-        lines.append(f"Comment from {commenter}:")
+        lines.append(said or f"Comment from {commenter}:")
         lines.extend(f"> {line}" for line in comment.strip().splitlines())
     return "\n".join(lines) + "\n"
 
@@ -139,12 +153,17 @@ def send_board(
     *,
     comment: str = "",
     commenter: str = "",
+    said: str = "",
     opening: str = "",
+    new: bool = False,
 ) -> None:
     """The board mail to each player who wants every mail, to the board's
-    subscribers, and to the sender when they are neither."""
+    subscribers, and to the sender when they are neither. A `new` board's
+    subject is pbmserv's 'New Vasco Board 101 alice'; a comment, headed
+    `said` (default 'Comment from COMMENTER:'), adds ' **' to it."""
+    opening = game_over_story(ctx.session, board, ctx.now) + opening
     view = view_in(ctx.session, board)
-    topic = subject(view, state, commented=bool(comment.strip()))
+    topic = ("New " if new else "") + subject(view, state, commented=bool(comment.strip()))
     watchers = [u for u in subscribers(ctx.session, board) if u.mail_preference != "none"]
     names = [u.userid for u in watchers]
     sent: set[str] = set()
@@ -153,8 +172,9 @@ def send_board(
         if user.mail_preference != "every":
             continue
         body = board_body(
-            view, state, player.seat, comment=comment, commenter=commenter, watchers=names
-        )
+            view, state, player.seat, comment=comment, commenter=commenter, watchers=names,
+            said=said,
+        )  # fmt: skip
         picture = ShownBoard(board.id, board.version, player.seat)
         address = main_address(user)
         if address is not None:
@@ -162,7 +182,7 @@ def send_board(
             sent.add(address.lower())
     onlooker = ShownBoard(board.id, board.version)
     copy = opening + board_body(
-        view, state, None, comment=comment, commenter=commenter, watchers=names
+        view, state, None, comment=comment, commenter=commenter, watchers=names, said=said
     )  # the same for every subscriber
     for user in watchers:
         footer = (
@@ -175,5 +195,7 @@ def send_board(
             sent.add(address.lower())
     involved = {a.address_key for p in board.players for a in p.user.addresses}
     if ctx.sender and ctx.sender.lower() not in sent | involved:
-        body = board_body(view, state, None, watchers=names)
+        body = board_body(
+            view, state, None, comment=comment, commenter=commenter, watchers=names, said=said
+        )
         ctx.reply.send(ctx.sender, topic, opening + body, board=onlooker)

@@ -54,15 +54,19 @@ def end_board(
     winner: int | None,
     reason: str,
     ending: Ending,
+    *,
+    comment: str = "",
+    commenter: str = "",
 ) -> None:
     """End an active board by the server's rules, not by a move (a
     resignation, an agreed draw, a forfeit): record the result, drop what
-    waited on the board (queued and submitted moves, proposals), and mail it."""
+    waited on the board (queued and submitted moves, proposals), and mail
+    it with the comment of the player who ended it."""
     finish_board(ctx.session, board, winner, reason, ending, ctx.now)
     ctx.session.execute(delete(QueuedMove).where(QueuedMove.board_id == board.id))
     ctx.session.execute(delete(PendingMove).where(PendingMove.board_id == board.id))
     clear_votes(ctx, board)
-    send_board(ctx, board, state)
+    send_board(ctx, board, state, comment=comment, commenter=commenter)
 
 
 def loss_of(board: Board, seat: int, reason: str) -> tuple[int | None, str]:
@@ -74,16 +78,20 @@ def loss_of(board: Board, seat: int, reason: str) -> tuple[int | None, str]:
     return 1 - seat, f"{reason}; {names[1 - seat]} wins"
 
 
-def end_by_resignation(ctx: Context, board: Board, state: State, seat: int) -> None:
-    """The player at `seat` gives up. Before their first move, unless they
-    accepted the challenge, that declines it: the board ends unrated."""
+def end_by_resignation(
+    ctx: Context, board: Board, state: State, seat: int, comment: str = ""
+) -> None:
+    """The player at `seat` gives up (saying `comment`). Before their first
+    move, unless they accepted the challenge, that declines it: the board
+    ends unrated."""
     name = players_of(board)[seat]
+    said = {"comment": comment, "commenter": name}
     if can_decline(board, seat):
         reason = f"{name} declined the challenge; not rated"
-        end_board(ctx, board, state, None, reason, Ending.DECLINED)
+        end_board(ctx, board, state, None, reason, Ending.DECLINED, **said)
     else:
         winner, reason = loss_of(board, seat, f"{name} resigned")
-        end_board(ctx, board, state, winner, reason, Ending.RESIGNATION)
+        end_board(ctx, board, state, winner, reason, Ending.RESIGNATION, **said)
 
 
 def after_move(ctx: Context, board: Board, state: State) -> None:
@@ -105,7 +113,7 @@ def after_move(ctx: Context, board: Board, state: State) -> None:
         if chosen is None:
             return
         if chosen.text == RESIGN:
-            end_by_resignation(ctx, board, state, seat)
+            end_by_resignation(ctx, board, state, seat, chosen.comment)
             return
         try:
             state = apply_move(

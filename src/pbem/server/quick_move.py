@@ -12,7 +12,8 @@ turns of a process's moves arriving together are written in one commit
 (store/database.py GroupCommit).
 
 Anything else (a board a bot plays on, a board with proposals, a submitted or queued move, a
-subscriber, a total-time clock; a move that ends the game; a password not
+subscriber, a total-time clock; a move that ends the game or chooses the
+colours; a password not
 checked yet; a mail from an address not the player's; a refusal of any
 kind; a board changed between the read and the write) returns None
 and the caller runs the full command (`board_commands.play`), which is
@@ -312,6 +313,8 @@ def _plan(
         return None  # the full path says why
     if after.result is not None or after.to_move is None:
         return None  # a game's end is rated and announced there
+    if any(state.side_text(seat) != after.side_text(seat) for seat in range(len(view.players))):
+        return None  # a colour choice: the full path says who plays what
     record = after.history[-1]
     number = view.version + 1
     due = due_time(

@@ -32,11 +32,11 @@ from ..games import get_game
 from ..store import Board, BoardPlayer, BoardStatus, Ending, ProcessedMessage, User, Vote, reading
 from ..store.boards import NAG_EVERY, finished_here, rebuild, reschedule, time_used
 from .accounts import main_address
-from .board_mail import players_of
+from .board_mail import board_body, players_of, view_in
 from .context import Context
 from .footers import with_footers
 from .lifecycle import can_decline, end_board, loss_of
-from .messages import Outgoing, Reply, queue_messages
+from .messages import BoardView, Outgoing, Reply, queue_messages
 from .ratings import rate_finished_boards
 
 ARCHIVE_AFTER = timedelta(days=14)
@@ -151,10 +151,14 @@ def nag(ctx: Context, board: Board, player: User, waited: timedelta) -> None:
         deadline = board.updated_at + timedelta(days=board.forfeit_days)
         lines.append(f"Without a move by {deadline:%Y-%m-%d %H:%M} UTC you forfeit.")
     lines.append(f"On vacation? 'vacation {player.userid} PASSWORD on' stops the clock.")
+    seat = board.to_move
+    view = view_in(ctx.session, board)
+    body = board_body(view, rebuild(board), seat)  # the board, as pbmserv's nag had it
     ctx.reply.send(
         main_address(player),
         f"{title} Board {board.id} {player.userid} (reminder)",
-        "\n".join(lines) + "\n",
+        "\n".join(lines) + "\n\n" + body,
+        board=BoardView(board.id, board.version, seat),
     )
 
 

@@ -26,7 +26,7 @@ def resign(ctx: Context, game: Game, command: commands.Resign) -> None:
     seat = seat_of(board, user)
     state = active_state(board)
     if state.to_move == seat or can_decline(board, seat):
-        end_by_resignation(ctx, board, state, seat)
+        end_by_resignation(ctx, board, state, seat, command.comment)
         ctx.reply.did(Effect.RESIGNED)
         return
     queue_entry(ctx, board, seat, RESIGN, "", command.comment)

@@ -48,7 +48,15 @@ def show(ctx: Context, game: Game, command: commands.Show) -> None:
             seat = seats[0] if seats else None
     picture = BoardView(board.id, len(state.moves), seat)
     view = view_in(ctx.session, board)
-    ctx.reply.send(ctx.sender, subject(view, state), board_body(view, state, seat), board=picture)
+    topic, first = subject(view, state), ""
+    if command.at is not None:
+        topic = f"{game.title} Board {board.id} after move {command.at}"
+        now = "game over" if board.status.over else f"at move {board.version + 1}"
+        first = (
+            f"Board {board.id} as it was after move {command.at}, not as it is now ({now}: "
+            f"'{game.name} show {board.id}' shows it).\n\n"
+        )
+    ctx.reply.send(ctx.sender, topic, first + board_body(view, state, seat), board=picture)
 
 
 def show_players(ctx: Context, game: Game, command: commands.ShowPlayers) -> None:

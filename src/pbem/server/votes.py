@@ -16,7 +16,7 @@ from ..store import Board, Ending, User, Vote
 from ..store.boards import take_back
 from . import commands
 from .accounts import main_address
-from .board_mail import players_of, send_board
+from .board_mail import players_of, quoted, send_board, starred
 from .context import Context, board_of, login, seat_of
 from .errors import CONFLICT, CommandError
 from .lifecycle import active_state, clear_votes, end_board
@@ -42,8 +42,8 @@ def vote(ctx: Context, game: Game, command: commands.OnBoard, kind: str) -> None
     if not game.can_undo and kind == "undo":
         raise CommandError(f"{game.title} does not allow taking moves back.", board.id)
     cast(ctx, board, seat, kind)
-    if not carry(ctx, board, kind):
-        announce(ctx, board, f"{user.userid} proposes {WHAT[kind]}", kind)
+    if not carry(ctx, board, kind, user, command.comment):
+        announce(ctx, board, f"{user.userid} proposes {WHAT[kind]}", kind, user, command.comment)
 
 
 def accept(ctx: Context, game: Game, command: commands.OnBoard) -> None:
@@ -51,8 +51,9 @@ def accept(ctx: Context, game: Game, command: commands.OnBoard) -> None:
     board, seat, user = voter(ctx, game, command)
     for kind in open_kinds(ctx, board):
         cast(ctx, board, seat, kind)
-        if not carry(ctx, board, kind):
-            announce(ctx, board, f"{user.userid} accepts {WHAT[kind]}", kind)
+        if not carry(ctx, board, kind, user, command.comment):
+            what = f"{user.userid} accepts {WHAT[kind]}"
+            announce(ctx, board, what, kind, user, command.comment)
 
 
 def reject(ctx: Context, game: Game, command: commands.OnBoard) -> None:
@@ -63,9 +64,11 @@ def reject(ctx: Context, game: Game, command: commands.OnBoard) -> None:
     for player in board.players:
         ctx.reply.send(
             main_address(player.user),
-            f"{get_game(board.game).title} Board {board.id} proposal rejected",
+            starred(
+                f"{get_game(board.game).title} Board {board.id} proposal rejected", command.comment
+            ),
             f"{user.userid} rejects {' and '.join(WHAT[k] for k in kinds)} on board "
-            f"{board.id}; play goes on.\n",
+            f"{board.id}; play goes on.\n" + quoted(command.comment, user.userid),
         )
     ctx.reply.did(Effect.PROPOSAL_REJECTED)
 
@@ -107,22 +110,30 @@ def cast(ctx: Context, board: Board, seat: int, kind: str) -> None:
         ctx.session.flush()
 
 
-def carry(ctx: Context, board: Board, kind: str) -> bool:
-    """Carry out the proposal if every player voted for it; whether it was."""
+def carry(ctx: Context, board: Board, kind: str, user: User, comment: str) -> bool:
+    """Carry out the proposal if every player voted for it (the last vote
+    `user`'s, saying `comment`); whether it was."""
     if voted_seats(ctx, board, kind) != {player.seat for player in board.players}:
         return False
+    said = {"comment": comment, "commenter": user.userid}
     if kind == "draw":
-        end_board(ctx, board, active_state(board), None, "drawn by agreement", Ending.AGREED_DRAW)
+        state = active_state(board)
+        end_board(ctx, board, state, None, "drawn by agreement", Ending.AGREED_DRAW, **said)
         ctx.reply.did(Effect.DRAWN)
         return True
+    taken = board.moves[-1]
     state = take_back(ctx.session, board, ctx.now)
     clear_votes(ctx, board)  # the position changed: every proposal ends
-    send_board(ctx, board, state)
+    opening = (
+        f"UNDO successful: move {taken.number} ({taken.text} by "
+        f"{players_of(board)[taken.seat]}) was taken back, as every player agreed.\n\n"
+    )
+    send_board(ctx, board, state, opening=opening, comment=comment, commenter=user.userid)
     ctx.reply.did(Effect.TAKEN_BACK)
     return True
 
 
-def announce(ctx: Context, board: Board, what: str, kind: str) -> None:
+def announce(ctx: Context, board: Board, what: str, kind: str, user: User, comment: str) -> None:
     title = get_game(board.game).title
     names = players_of(board)
     voted = voted_seats(ctx, board, kind)
@@ -130,8 +141,9 @@ def announce(ctx: Context, board: Board, what: str, kind: str) -> None:
     for player in board.players:
         ctx.reply.send(
             main_address(player.user),
-            f"{title} Board {board.id} {kind} proposed",
+            starred(f"{title} Board {board.id} {kind} proposed", comment),
             f"{what} on board {board.id}. Waiting for: {missing}. Reply with "
-            f"'{board.game} accept {board.id} USERID PASSWORD' or '... reject ...'.\n",
+            f"'{board.game} accept {board.id} USERID PASSWORD' or '... reject ...'.\n"
+            + quoted(comment, user.userid),
         )
     ctx.reply.did(Effect.VOTED)

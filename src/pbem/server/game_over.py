@@ -1,0 +1,110 @@
+"""What the last board mail of a game tells besides the board, as pbmserv's
+did: who won and how, when the game started and ended, the time each player
+took, and each player's rating change (or that the game was not rated).
+
+The board is rated here, in the transaction that ends it, so that its mail
+can give the new ratings (`rate_finished_boards` rates each board once; the
+command's own call after it finds nothing left to do)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..store import Board, BoardStatus, Rating, RatingEvent
+from ..store.boards import rebuild
+from .ratings import ESTABLISHED, rate_finished_boards
+
+
+def game_over_story(session: Session, board: Board, now: datetime) -> str:
+    """The lines that open a finished board's mail ('' for a board still
+    being played)."""
+    if board.status is not BoardStatus.FINISHED:
+        return ""
+    rate_finished_boards(session, now)
+    names = [player.user.userid for player in board.players]
+    lines = [f"Game over: {_outcome(board, names)}."]
+    ended = board.updated_at
+    lines.append(
+        f"Started {_when(board.created_at)}, ended {_when(ended)}, after "
+        f"{_count(board.version, 'move')}."
+    )
+    used = _time_used(board, len(names), ended)
+    lines.append(
+        "Time taken: "
+        + ", ".join(f"{n} {_duration(t)}" for n, t in zip(names, used, strict=True))
+        + "."
+    )
+    lines.extend(_rating_lines(session, board, names))
+    return "\n".join(lines) + "\n\n"
+
+
+def _outcome(board: Board, names: list[str]) -> str:
+    """How the game ended, naming the winner by userid."""
+    reason = board.result or "the game ended"
+    if board.winner is None:
+        return reason if "draw" in reason or "declined" in reason else f"no winner; {reason}"
+    winner = names[board.winner]
+    return reason if f"{winner} wins" in reason else f"{winner} wins; {reason}"
+
+
+def _time_used(board: Board, seats: int, ended: datetime) -> list[timedelta]:
+    """Each seat's thinking time: a move's time runs from the move before
+    it (the first from the challenge); the wait of the player to move when
+    the game ended (a resignation, a forfeit) counts as theirs."""
+    used = [timedelta() for _ in range(seats)]
+    previous = board.created_at
+    for move in sorted(board.moves, key=lambda row: row.number):
+        used[move.seat] += move.played_at - previous
+        previous = move.played_at
+    waiting = rebuild(board).to_move
+    if waiting is not None and ended > previous:
+        used[waiting] += ended - previous
+    return used
+
+
+def _rating_lines(session: Session, board: Board, names: list[str]) -> list[str]:
+    events = {
+        event.user_id: event
+        for event in session.scalars(select(RatingEvent).where(RatingEvent.board_id == board.id))
+    }
+    if not events:
+        return ["This game was not rated."]
+    lines = []
+    for player, name in zip(board.players, names, strict=True):
+        event = events.get(player.user_id)
+        if event is None:
+            continue
+        games = session.scalar(
+            select(Rating.games).where(Rating.user_id == player.user_id, Rating.game == board.game)
+        )
+        before, after = round(event.before), round(event.after)
+        if after > before:
+            change = f"went up from {before} to {after}"
+        elif after < before:
+            change = f"went down from {before} to {after}"
+        else:
+            change = f"stayed at {after}"
+        provisional = " (provisional)" if games is not None and games < ESTABLISHED else ""
+        lines.append(f"{name}'s rating {change}{provisional}.")
+    return lines
+
+
+def _when(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
+def _duration(span: timedelta) -> str:
+    """'2 days 3 hours', '5 hours 10 minutes', 'under a minute'."""
+    minutes = int(span.total_seconds() // 60)
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    parts = [(days, "day"), (hours, "hour")] if days else [(hours, "hour"), (minutes, "minute")]
+    said = " ".join(_count(n, noun) for n, noun in parts if n)
+    return said or "under a minute"
