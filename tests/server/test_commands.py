@@ -175,7 +175,7 @@ def test_a_move_goes_to_both_players_with_the_comment(server: Server) -> None:
         ("vasco move 7 alice pw-alice a0,0", "There is no Vasco board 7"),
         ("trugo move 1 alice pw-alice a0,0", "There is no Trugo board 1"),
         ("vasco move x alice pw-alice a0,0", "'x' is not a board number"),
-        ("vasco move 1 alice pw-alice", "Write this command as: vasco move BOARD"),
+        ("vasco move 1 alice pw-alice", "To move on board 1, send"),
         ("vasco move 1 alice pw-alice a0,0#x", "After '#' comes the move's number"),
     ],
 )
@@ -468,6 +468,8 @@ def test_queue_errors(server: Server) -> None:
     [error] = server.handle("alice@example.org", "vasco queue 1 alice pw-alice a2,1 if a0,0")
     assert "is no move the opponent can make" in error.body
     [error] = server.handle("alice@example.org", "vasco queue 1 alice pw-alice a2,1 when b1,0")
+    assert "Cannot read the move a2,1 when b1,0" in error.body
+    [error] = server.handle("alice@example.org", "vasco queue 1 alice pw-alice a2,1 if")
     assert "Write this command as: vasco queue" in error.body
 
 

@@ -108,6 +108,8 @@ def test_text_is_read_into_the_same_commands() -> None:
     with pytest.raises(CommandError, match="not a board number"):
         read_plain(commands.Chat, VASCO, ["seven", "ann", "pw"], "")
     with pytest.raises(CommandError, match="vasco move BOARD USERID PASSWORD MOVE"):
+        read_move(VASCO, ["seven", "ann", "pw"], "")
+    with pytest.raises(CommandError, match="To move on board 7, send: vasco move 7 ann PASSWORD"):
         read_move(VASCO, ["7", "ann", "pw"], "")
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from ..games.base import Game, is_option
 from . import commands
 from .context import game_named
-from .errors import CommandError
+from .errors import CommandError, UnfinishedMove
 
 # What reads a command's words (after its command word, and for a game
 # command after the game's name too), given the body as its comment.
@@ -24,6 +24,7 @@ AccountReader = Callable[[list[str], str], commands.Command]
 GameReader = Callable[[Game, list[str], str], commands.Command]
 
 MAX_DAYS = 365
+MOST_WORDS = 12  # in a command with a move: a move may take a few (`place a1`)
 MAX_TARGETS = 50  # boards in one subscribe
 
 
@@ -74,8 +75,12 @@ def read_move(game: Game, words: list[str], body: str) -> commands.OnBoard:
     """`move BOARD USERID PASSWORD MOVE[#N]`; pbmserv's `move ... resign`
     (and propose, undo, accept, reject, swap) are those commands."""
     form = f"{game.name} move BOARD USERID PASSWORD MOVE[#N]"
-    usage(form, words, 4)
+    if len(words) < 4 and words and words[0].isdigit() and len(words[0]) < 10:
+        raise UnfinishedMove(game.name, int(words[0]), words[1] if len(words) > 1 else None)
+    usage(form, words, 4, MOST_WORDS)
     word, mark, _ = words[3].partition("#")
+    if len(words) > 4:
+        return played(commands.Move, game, words, body, form)
     if word.lower() == "swap":
         return read_guarded(
             commands.Swap, game, [*words[:2], words[2] + words[3][len(word) :]], body
@@ -87,7 +92,7 @@ def read_move(game: Game, words: list[str], body: str) -> commands.OnBoard:
 
 def read_submit(game: Game, words: list[str], body: str) -> commands.OnBoard:
     form = f"{game.name} submit BOARD USERID PASSWORD MOVE[#N]"
-    usage(form, words, 4)
+    usage(form, words, 4, MOST_WORDS)
     return played(commands.Submit, game, words, body, form)
 
 
@@ -98,8 +103,9 @@ def played(
     body: str,
     form: str,
 ) -> commands.OnBoard:
-    """`BOARD USERID PASSWORD MOVE[#N]`, four words already counted."""
-    text, number = split_move_number(words[3], form)
+    """`BOARD USERID PASSWORD MOVE[#N]`, four words or more already
+    counted: a move may be written in several (`place a1`)."""
+    text, number = split_move_number(" ".join(words[3:]), form)
     return kind(
         game=game.name,
         board=board_number(words[0]),
@@ -162,15 +168,19 @@ def read_vote(
 
 def read_queue(game: Game, words: list[str], body: str) -> commands.Queue:
     form = f"{game.name} queue BOARD USERID PASSWORD MOVE [if THEIRMOVE]"
-    if len(words) not in (4, 6) or (len(words) == 6 and words[4].lower() != "if"):
+    usage(form, words, 4, MOST_WORDS)
+    rest = [word.lower() for word in words[3:]]
+    cut = rest.index("if") if "if" in rest else len(rest)
+    move, condition = words[3 : 3 + cut], words[4 + cut :]
+    if not move or (cut < len(rest) and not condition):
         raise CommandError(f"Write this command as: {form}")
     return commands.Queue(
         game=game.name,
         board=board_number(words[0]),
         userid=words[1],
         password=words[2],
-        move=words[3],
-        condition=words[5] if len(words) == 6 else "",
+        move=" ".join(move),
+        condition=" ".join(condition),
         comment=body,
     )
 

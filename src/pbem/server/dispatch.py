@@ -24,8 +24,9 @@ from .registry import ACCOUNT_VERBS, ACCOUNT_WORDS, GAME_VERBS, GAME_WORDS
 
 
 def read_command(line: str, body: str) -> commands.Command:
-    """The command a line of text names, with `body` as its comment."""
-    words = line.split()
+    """The command a line of text names, with `body` as its comment (a
+    lone `**`, the mark of a commented board mail's Subject, is no word)."""
+    words = [word for word in line.split() if word != "**"]
     if not words:
         raise CommandError("The command line is empty: send 'help' for the list of commands.")
     first = words[0].lower()

@@ -22,3 +22,29 @@ class CommandError(Exception):
         self.message = message
         self.board = board
         self.kind = kind
+
+
+class UnfinishedMove(CommandError):
+    """A move command that names a board but stops short (a reply to a board
+    mail, 'Re: Vasco Board 8 ann'): its answer shows the command to send
+    for that board, filled in from the board as it stands (`filled`)."""
+
+    def __init__(self, game: str, board: int, userid: str | None) -> None:
+        self.game = game
+        self.userid = userid or "USERID"
+        super().__init__(
+            f"To move on board {board}, send: {game} move {board} {self.userid} PASSWORD MOVE#N",
+            board,
+        )
+
+    def filled(self, next_move: int, example: str | None) -> str:
+        """The answer, with the number of the next move and a legal move."""
+        line = f"{self.game} move {self.board} {self.userid} PASSWORD MOVE#{next_move}"
+        said = [
+            f"To move on board {self.board}, send a mail whose Subject is",
+            f"  {line}",
+            "with your password for PASSWORD and your move for MOVE",
+        ]
+        if example is not None:
+            said[-1] += f", for example:\n  {line.replace('MOVE#', example + '#')}"
+        return "\n".join(said) + "\n(a comment goes in the body)."

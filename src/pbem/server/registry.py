@@ -61,10 +61,17 @@ class Verb:
     forms: tuple[str, ...]
     summary: str
     aliases: tuple[str, ...] = ()
+    shortest: int | None = None  # pbmserv's abbreviations: down to this many letters
+
+    @property
+    def abbreviations(self) -> tuple[str, ...]:
+        if self.shortest is None:
+            return ()
+        return tuple(self.name[:n] for n in range(self.shortest, len(self.name)))
 
     @property
     def words(self) -> tuple[str, ...]:
-        return (self.name, *self.aliases)
+        return (self.name, *self.aliases, *self.abbreviations)
 
 
 @dataclass(frozen=True)
@@ -174,12 +181,14 @@ GAME_VERBS: tuple[GameVerb, ...] = (
         "challenge",
         ("challenge USER1 USER2 [-OPTION ...] [--nagtime=D] [--forfeittime=D] [--totaltime=D]",),
         "start a board; USER1 moves first",
+        shortest=4,
         read=read_challenge,
     ),
     GameVerb(
         "move",
         ("move BOARD USERID PASSWORD MOVE[#N]",),
         "play MOVE; #N (the move's number) makes a stale or repeated mail harmless",
+        aliases=("board", "mvoe"),
         read=read_move,
     ),
     GameVerb(
@@ -222,6 +231,7 @@ GAME_VERBS: tuple[GameVerb, ...] = (
         "queue",
         ("queue BOARD USERID PASSWORD MOVE [if THEIRMOVE]",),
         "play MOVE at your next turn (only if the opponent played THEIRMOVE)",
+        aliases=("qmove", "qboard", "moveq", "boardq"),
         read=read_queue,
     ),
     GameVerb(
@@ -272,6 +282,7 @@ GAME_VERBS: tuple[GameVerb, ...] = (
         "preview",
         ("preview BOARD[#N] MOVE ...", "preview new PLAYERS MOVE ..."),
         "what the moves would do; nothing is stored (new: on a new board)",
+        shortest=4,
         read=read_preview,
     ),
     GameVerb(
@@ -309,12 +320,14 @@ GAME_VERBS: tuple[GameVerb, ...] = (
         "subscribe",
         ("subscribe USERID PASSWORD BOARD ...|all",),
         "copies of boards' mails (all: of every new board of the game)",
+        shortest=3,
         read=partial(read_subscribe, True),
     ),
     GameVerb(
         "unsubscribe",
         ("unsubscribe USERID PASSWORD BOARD ...|all",),
         "no more copies",
+        shortest=5,
         read=partial(read_subscribe, False),
     ),
     GameVerb(
@@ -373,6 +386,14 @@ def listing() -> str:
     aliases += [f"{a} ({v.name})" for v in ACCOUNT_VERBS for a in v.aliases]
     if aliases:
         lines += ["", *textwrap.wrap("Also: " + ", ".join(aliases) + ".", LINE_WIDTH)]
+    short = [
+        f"{v.name[: v.shortest]}({v.name[v.shortest :]})"
+        for v in (*ACCOUNT_VERBS, *GAME_VERBS)
+        if v.shortest is not None
+    ]
+    if short:
+        said = "Shortened down to: " + ", ".join(short) + " (pbmserv's abbreviations)."
+        lines += textwrap.wrap(said, LINE_WIDTH)
     return "\n".join(lines) + "\n"
 
 

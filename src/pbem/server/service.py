@@ -24,7 +24,7 @@ from .board_view import BoardViews, read_view
 from .commands import Command, Move
 from .context import Context
 from .dispatch import error_subject, execute, read_command, run_command
-from .errors import CONFLICT, CommandError
+from .errors import CONFLICT, CommandError, UnfinishedMove
 from .footers import with_footers
 from .messages import BoardView, Outgoing, Reply, Sent, queue_messages
 from .passwords import PasswordWork
@@ -406,6 +406,10 @@ class Server:
             shown = read_view(session.connection(), error.board)
             if shown is not None:
                 state = shown.state()
+                if isinstance(error, UnfinishedMove) and shown.active:
+                    moves = state.legal_moves()
+                    example = state.move_text(moves[0]) if moves else None
+                    parts[0] = error.filled(shown.version + 1, example)
                 parts += [f"The board ({subject(shown, state)}):", ""]
                 parts.append(board_body(shown, state, None).rstrip("\n"))
                 parts.append("")

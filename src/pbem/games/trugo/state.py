@@ -61,6 +61,7 @@ _CORNER = CORNER_PATTERN
 _PLACE = re.compile(f"([a-z]){_CELL}")
 _POSITION = re.compile(r"([a-z])(\d{1,9})")
 _REMOVE = re.compile(f"x{_CELL}")
+_SAID = re.compile(r"^(place|remove|move)(?=[a-z\d-])")
 _PIECE = re.compile(f"{_CELL}{_CORNER}[-:]{_CELL}{_CORNER}")
 PIECE_LETTERS = "OX"
 
@@ -150,6 +151,7 @@ class TrugoState(State[TrugoMove]):
 
     def parse_move(self, text: str) -> TrugoMove:
         compact = re.sub(r"\s+", "", text).lower()
+        compact = _SAID.sub("", compact)  # 'place a1', 'remove x1,0', 'move 1,0e-0,1w'
         if compact == "pass":
             return TrugoMove(PASS_MOVE)
         match = _REMOVE.fullmatch(compact)

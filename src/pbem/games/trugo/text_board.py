@@ -54,8 +54,8 @@ LEGEND = (
     "the piece that moved. (3,-1) under a number: the cell of that position.\n"
     "A junction is a tile's cell and corner: the corner at the right end of the\n"
     "middle line of tile 1,0 is 1,0e, at its left end 1,0w (also ne nw sw se).\n"
-    "Moves: place a0,0 (rotation a b c, or a position number: b3), remove x1,0,\n"
-    "move a piece 1,0e-0,1w, pass."
+    "Moves, written as shown: a0,0 places a tile (its rotation a b c and its cell,\n"
+    "or a position number: b3); x1,0 removes one; 1,0e-0,1w moves a piece; pass."
 )
 
 
@@ -265,5 +265,9 @@ def _example(state: TrugoState) -> str:
             examples[kind] = text
     if not examples or list(examples) == [3]:
         return "No legal move: the only move is pass."
-    words = {PLACE: "place", REMOVE: "remove", MOVE: "move"}
-    return "For example: " + "; ".join(f"{words[k]} {examples[k]}" for k in sorted(examples)) + "."
+    said = {PLACE: "places a tile", REMOVE: "removes one", MOVE: "moves a piece"}
+    parts = []
+    for kind in sorted(examples):
+        text, _, same = examples[kind].partition(" (the same as ")
+        parts.append(f"{text} {said[kind]}" + (f" (the same as {same}" if same else ""))
+    return "For example: " + "; ".join(parts) + "."
