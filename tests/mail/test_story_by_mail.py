@@ -201,3 +201,20 @@ def test_the_nag_carries_the_board_and_the_forfeit_ends_the_game(door: Door) -> 
     assert text.startswith("Game over: ann forfeited: no move in 3 days; bob wins.\n")
     assert "Time taken: ann 3 days 1 hour, bob under a minute." in text
     assert "bob's rating went up from 1600 to 1800 (provisional)." in text
+
+
+def test_chat_and_proposals_reach_subscribers_and_anyone_may_chat(door: Door) -> None:
+    carol, dave = "carol@example.org", "dave@example.org"
+    players(door)
+    exchange(door, carol, "signup carol carolpw1")
+    exchange(door, dave, "signup dave davepass1")
+    exchange(door, carol, "vasco subscribe carol carolpw1 1")
+    mails = exchange(door, ANN, "vasco chat 1 ann annpass1", "Nice opening?")
+    assert {m.to for m in mails if "chat from ann" in m.subject} == {BOB, carol}
+    assert to(mails, ANN).text.startswith("Your message went to bob, carol.\n")
+    mails = exchange(door, dave, "vasco chat 1 dave davepass1", "Watching with interest.")
+    assert {m.to for m in mails if "chat from dave" in m.subject} == {ANN, BOB, carol}
+    proposed = exchange(door, BOB, "vasco propose 1 bob bobpass1")
+    assert {m.to for m in proposed} == {ANN, BOB, carol}
+    rejected = exchange(door, ANN, "vasco reject 1 ann annpass1")
+    assert {m.to for m in rejected} == {ANN, BOB, carol}

@@ -12,6 +12,7 @@ import re
 import pytest
 
 from pbem.games import get_game
+from pbem.server.help_subjects import HELP_SUBJECTS
 from tests.mail.conftest import Door
 from tests.mail.test_story_by_mail import ANN, BOB, exchange, players
 
@@ -173,3 +174,125 @@ def test_the_vacu_komi_and_colour_examples_play_as_written(door: Door) -> None:
     assert chosen is not None and chosen.groups() == ("black", "white")
     mails = exchange(door, BOB, f"vacu move 1 bob bobpass1 {chosen.group(2)}#2")
     assert mails and all("Error" not in m.subject for m in mails)
+
+
+def test_show_takes_any_players_every_board_awaiting_them_and_several_boards(
+    door: Door,
+) -> None:
+    players(door)
+    exchange(door, CAROL, "signup carol carolpw1")
+    exchange(door, CAROL, "vasco challenge bob carol -size=3")
+    exchange(door, CAROL, "vasco challenge carol ann -size=3")
+    [mine] = exchange(door, CAROL, "vasco show ann bob")
+    assert mine.subject == "Vasco show ann bob active"
+    assert [line for line in mine.text.splitlines() if line.startswith("== ")] == [
+        "== Vasco Board 1 ann ==",
+        "== Vasco Board 2 bob ==",
+        "== Vasco Board 3 carol ==",
+    ]
+    [waiting] = exchange(door, CAROL, "vasco show ann bob next")
+    assert [line for line in waiting.text.splitlines() if line.startswith("== ")] == [
+        "== Vasco Board 1 ann ==",
+        "== Vasco Board 2 bob ==",
+    ]
+    shown = exchange(door, CAROL, "vasco show board 1 3")
+    assert [m.subject for m in shown] == ["Vasco Board 1 ann", "Vasco Board 3 carol"]
+    [drawn] = exchange(door, CAROL, "vasco showas bob bobpass1 2")
+    assert drawn.subject == "Vasco Board 2 bob"
+    [refused] = exchange(door, CAROL, "vasco showas bob wrongpass 2")
+    assert refused.subject == "Vasco Board 2 Error" and "do not match" in refused.text
+
+
+def test_games_history_list_and_all_show_by_mail(door: Door) -> None:
+    players(door)
+    exchange(door, BOB, "vasco resign 1 bob bobpass1")  # declined: not rated
+    exchange(door, ANN, "vasco challenge ann bob -size=3")
+    exchange(door, ANN, "vasco move 2 ann annpass1 a0,0")
+    exchange(door, BOB, "vasco move 2 bob bobpass1 a-1,-1")  # bob wins by the rules
+    exchange(door, BOB, "vasco challenge bob ann -size=3")
+    [listing] = exchange(door, CAROL, "vasco games")
+    assert [line.split()[0] for line in listing.text.splitlines() if "against" in line] == [
+        "1",
+        "2",
+        "3",
+    ]
+    [history] = exchange(door, CAROL, "vasco history")
+    assert history.subject == "Vasco history"
+    [line] = [line for line in history.text.splitlines() if "board" in line and "beat" in line]
+    assert line.endswith(": bob beat ann (bob 1600 -> 1800)")
+    [players_of_vasco] = exchange(door, CAROL, "list vasco")
+    assert players_of_vasco.subject == "pbem list vasco"
+    assert "  ann  rating 1400, 1 games" in players_of_vasco.text
+    assert "  bob  rating 1800, 1 games" in players_of_vasco.text
+    [awaiting] = exchange(door, CAROL, "all show bob next")
+    assert "== Vasco Board 3 bob ==" in awaiting.text
+    [none] = exchange(door, CAROL, "all show ann next")
+    assert none.text.startswith("ann has no boards awaiting their move.\n")
+
+
+@pytest.mark.parametrize("subject", ["commands", "tutorial", "ratings", "timing", "mail"])
+def test_help_subjects_by_mail(door: Door, subject: str) -> None:
+    [answer] = exchange(door, CAROL, f"help {subject}")
+    assert answer.subject == ("pbem help" if subject == "commands" else f"pbem help {subject}")
+    assert len(answer.text) > 300
+
+
+def test_every_command_the_help_subjects_show_runs_as_written(door: Door) -> None:
+    """The tutorial and the other subjects quote commands; each, mailed by
+    the player they name in the order they come, is taken."""
+    texts = [HELP_SUBJECTS[name] for name in ("tutorial", "ratings", "timing", "mail")]
+    quoted = [
+        " ".join(line.split())
+        for text in texts
+        for line in re.findall(r"^     (\S.*)$|'([^']+)'", text, re.M)
+        for line in line
+        if line
+    ]
+    exchange(door, BOB, "signup bob bobpass1")
+    assert quoted[0] == "signup alice secret1" and len(quoted) > 15
+    for command in quoted:
+        mails = exchange(door, "alice@example.org", command)
+        assert mails, command
+        assert all("error" not in m.subject.lower() for m in mails), (command, mails[0].text)
+
+
+def test_reject_stands_until_accept_and_limit_reports_and_sets_it(door: Door) -> None:
+    players(door)  # board 1: an open challenge to bob
+    [answer] = exchange(door, BOB, "vasco reject bob bobpass1", "Busy this month.")[-1:]
+    assert answer.subject == "Vasco challenges rejected by bob"
+    assert answer.text.startswith(
+        "You declined the Vasco challenges on boards 1. You take no new Vasco challenges "
+        "until you send 'vasco accept bob PASSWORD'."
+    )
+    [refused] = exchange(door, ANN, "vasco challenge ann bob")
+    assert refused.subject == "Vasco error"
+    assert "bob takes no new Vasco challenges now" in refused.text
+    exchange(door, CAROL, "signup carol carolpw1")
+    [standings] = exchange(door, CAROL, "vasco standings")
+    assert re.search(r"bob .* 0/reject ", standings.text), standings.text
+    [setting] = exchange(door, BOB, "vasco limit bob bobpass1")
+    assert "and you refuse new challenges" in setting.text
+    [taken] = exchange(door, BOB, "vasco accept bob bobpass1")
+    assert taken.text.startswith("You have no open Vasco challenge. You take new challenges")
+    assert {m.subject for m in exchange(door, ANN, "vasco chal ann bob")} == {
+        "New Vasco Board 2 ann"
+    }
+    exchange(door, BOB, "vasco limit bob bobpass1 reject")
+    assert "takes no new" in exchange(door, ANN, "vasco challenge ann bob")[0].text
+    exchange(door, BOB, "vasco limit bob bobpass1 accept")
+    [limited] = exchange(door, BOB, "vasco limit bob bobpass1 1")
+    assert limited.text.startswith("Vasco: at most 1 boards at once, and you take new challenges")
+    [unlimited] = exchange(door, BOB, "vasco limit bob bobpass1 inf")
+    assert unlimited.text.startswith("Vasco: no limit, and you take new challenges")
+    [seeking] = exchange(door, BOB, "vasco seek bob bobpass1 3")
+    assert "bob now seeks 3 Vasco games" in seeking.text
+    [asked] = exchange(door, BOB, "vasco seek bob bobpass1")
+    assert "bob now seeks 3 Vasco games" in asked.text
+
+
+def test_subscribe_with_the_board_first_as_pbmserv_wrote_it(door: Door) -> None:
+    players(door)
+    exchange(door, CAROL, "signup carol carolpw1")
+    exchange(door, CAROL, "vasco sub 1 carol carolpw1")
+    copies = exchange(door, ANN, "vasco move 1 ann annpass1 a0,0")
+    assert CAROL in {m.to for m in copies}

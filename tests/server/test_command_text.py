@@ -73,6 +73,11 @@ LINES: dict[str, commands.Command] = {
         game="vasco", players=("ann", "bob"), selector="next"
     ),
     "vasco showas 7 bob": commands.Show(game="vasco", board=7, player="bob"),
+    "vasco show 7 8#3 9": commands.Show(game="vasco", board=7, also=((8, 3), (9, None))),
+    "vasco show board 101": commands.Show(game="vasco", board=101),
+    "vasco showas bob pw 7 8": commands.Show(
+        game="vasco", board=7, also=((8, None),), player="bob", password="pw"
+    ),
     "vasco preview 7#1 a0,0 b1,0": commands.Preview(
         game="vasco", board=7, at=1, moves=("a0,0", "b1,0")
     ),
@@ -80,7 +85,17 @@ LINES: dict[str, commands.Command] = {
         game="vasco", board=None, options=("-size=54",), moves=("a0,0",)
     ),
     "vasco games": commands.Games(game="vasco"),
-    "vasco games bob": commands.Games(game="vasco", player="bob"),
+    "vasco games bob": commands.Games(game="vasco", players=("bob",)),
+    "vasco games ann bob active": commands.Games(
+        game="vasco", players=("ann", "bob"), selector="active"
+    ),
+    "vasco games next": commands.Games(game="vasco", selector="next"),
+    "vasco history": commands.History(game="vasco"),
+    "help tutorial": commands.Help(subject="tutorial"),
+    "help commands": commands.Help(subject="commands"),
+    "help trugo": commands.Help(game="trugo"),
+    "list vacu": commands.ListPlayers(game="vacu"),
+    "all show ann next": commands.AllShow(player="ann", selector="next"),
     "vasco standings": commands.Standings(game="vasco"),
     "vasco ratings": commands.Standings(game="vasco"),
     "vasco history bob": commands.History(game="vasco", player="bob"),
@@ -88,6 +103,11 @@ LINES: dict[str, commands.Command] = {
         game="vasco", userid="ann", password="pw", limit=None
     ),
     "vasco limit ann pw 5": commands.Limit(game="vasco", userid="ann", password="pw", limit=5),
+    "vasco limit ann pw": commands.Limit(game="vasco", userid="ann", password="pw", choice="show"),
+    "vasco limit ann pw reject": commands.Limit(
+        game="vasco", userid="ann", password="pw", choice="reject"
+    ),
+    "vasco seek ann pw": commands.Seek(game="vasco", userid="ann", password="pw"),
     "vasco seek ann pw 2": commands.Seek(game="vasco", userid="ann", password="pw", count=2),
     "vasco subscribe ann pw 7 8 all": commands.Subscribe(
         game="vasco", userid="ann", password="pw", boards=(7, 8), new_boards=True

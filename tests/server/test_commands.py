@@ -219,13 +219,32 @@ def test_show_draws_the_board_now_and_as_it_was(server: Server) -> None:
     assert "Board 1 has moves 0 to 2" in error.body
 
 
-def test_games_lists_a_players_boards(server: Server) -> None:
+def test_games_lists_boards_by_players_and_selector(server: Server) -> None:
     challenge(server)
-    [listing] = server.handle("alice@example.org", "vasco games")
-    assert "Vasco boards of alice:" in listing.body and "alice against bob" in listing.body
+    signup(server, "carol", "dave")
+    server.handle("carol@example.org", "vasco challenge carol dave")
+    server.handle("carol@example.org", "vasco challenge dave carol")
+    server.handle("dave@example.org", "vasco resign 3 dave pw-dave")
+    [every] = server.handle("x@example.org", "vasco games")
+    assert every.subject == "Vasco games"
+    assert every.body.startswith(
+        "Vasco boards:\n"
+        "      1  alice against bob  Move 1: alice to move.\n"
+        "      2  carol against dave  Move 1: carol to move.\n"
+        "      3  dave against carol  Game over: dave declined the challenge; not rated.\n\n"
+    )
+    [some] = server.handle("x@example.org", "vasco games bob dave active")
+    assert some.subject == "Vasco games bob dave active"
+    assert some.body.startswith("Vasco active boards of bob dave:\n      1  alice against bob")
+    assert "      2  carol against dave" in some.body and " 3 " not in some.body
+    [ended] = server.handle("x@example.org", "vasco games carol inactive")
+    assert [line.split()[0] for line in ended.body.splitlines() if "against" in line] == ["3"]
+    [waiting] = server.handle("carol@example.org", "vasco games next")
+    assert waiting.body.startswith("Vasco next boards of carol:\n      2  carol against dave")
+    assert len([line for line in waiting.body.splitlines() if "against" in line]) == 1
     [none] = server.handle("x@example.org", "trugo games bob")
     assert "none yet" in none.body
-    [error] = server.handle("x@example.org", "vasco games")
+    [error] = server.handle("x@example.org", "vasco games next")
     assert "this address has no account" in error.body
 
 
@@ -271,8 +290,8 @@ def test_add_and_change_address_and_password(server: Server) -> None:
     signup(server, "alice")
     [added] = server.handle("alice@example.org", "add alice pw-alice alice@work.example")
     assert added.to == ("alice@example.org", "alice@work.example")
-    [listing] = server.handle("alice@work.example", "vasco games")  # known by the new address
-    assert "Vasco boards of alice:" in listing.body
+    [listing] = server.handle("alice@work.example", "vasco games next")  # known by the new address
+    assert "Vasco next boards of alice:" in listing.body
     [moved] = server.handle("x@example.org", "change address alice pw-alice alice@home.example")
     assert moved.to == ("alice@example.org", "alice@home.example")
     assert "now goes to alice@home.example" in moved.body
@@ -293,7 +312,7 @@ def test_add_and_change_address_and_password(server: Server) -> None:
         ("change password alice pw-alice a b", "Write this command as"),
         ("change address alice pw-alice bob@example.org", "belongs to another account"),
         ("change password alice pw-alice no", "A password needs"),
-        ("list everyone", "Write this command as: list"),
+        ("list everyone", "No game called 'everyone'"),
     ],
 )
 def test_account_errors(server: Server, line: str, words: str) -> None:
@@ -311,7 +330,7 @@ def test_list_shows_the_players(server: Server) -> None:
     )
 
 
-def test_chat_reaches_the_other_player_only(server: Server) -> None:
+def test_chat_reaches_the_other_players(server: Server) -> None:
     challenge(server)
     messages = server.handle("alice@example.org", "vasco chat 1 alice pw-alice", "Ready?")
     assert [m.to for m in messages] == [("bob@example.org",), ("alice@example.org",)]

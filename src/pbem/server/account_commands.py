@@ -15,8 +15,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..store import Address, BoardPlayer, User
-from ..store.boards import boards_of, rebuild, reschedule
+from ..store import Address, BoardPlayer, Rating, User
+from ..store.boards import awaits, boards_of, rebuild, reschedule
 from . import commands
 from .accounts import (
     authenticate,
@@ -30,7 +30,7 @@ from .accounts import (
 )
 from .board_mail import board_body, subject, view_in
 from .command_text import CHANGE_FORM
-from .context import Context, login, seat_of
+from .context import Context, game_named, login, seat_of
 from .errors import CONFLICT, FORBIDDEN, CommandError
 from .footers import stop_token
 from .lifecycle import end_by_resignation
@@ -325,12 +325,17 @@ def message(ctx: Context, command: commands.Message) -> None:
 
 
 def all_show(ctx: Context, command: commands.AllShow) -> None:
-    """Every active board of a player, in every game."""
+    """Every active board of a player, in every game (`next`: those
+    awaiting their move, the longest waiting first)."""
     user = user_named(ctx.session, command.player)
     boards = boards_of(ctx.session, user.id, active=True)
+    which = "active boards"
+    if command.selector == "next":
+        boards = sorted((b for b in boards if awaits(b, user.id)), key=lambda b: b.updated_at)
+        which = "boards awaiting their move"
     if not boards:
         ctx.reply.send(
-            ctx.sender, f"pbem all show {user.userid}", f"{user.userid} has no active boards.\n"
+            ctx.sender, f"pbem all show {user.userid}", f"{user.userid} has no {which}.\n"
         )
         return
     parts = []
@@ -343,10 +348,24 @@ def all_show(ctx: Context, command: commands.AllShow) -> None:
 
 
 def list_users(ctx: Context, command: commands.ListPlayers) -> None:
-    """Every player; the bots marked, with their level."""
-    users = ctx.session.scalars(select(User).order_by(User.userid_key)).all()
-    lines = [f"{len(users)} players:"] + [
-        f"  {user.userid}" + (f" (bot, {user.bot_level} level)" if user.is_bot else "")
-        for user in users
-    ]
-    ctx.reply.send(ctx.sender, "pbem list", "\n".join(lines) + "\n")
+    """Every player, or (`list GAME`) every player of that game with their
+    rating; the bots marked, with their level."""
+    query = select(User).order_by(User.userid_key)
+    ratings: dict[int, Rating] = {}
+    title = ""
+    if command.game is not None:
+        game = game_named(command.game)
+        title = f" of {game.title}"
+        rows = ctx.session.scalars(select(Rating).where(Rating.game == game.name)).all()
+        ratings = {row.user_id: row for row in rows}
+        query = query.where(User.id.in_(ratings))
+    users = ctx.session.scalars(query).all()
+    lines = [f"{len(users)} players{title}:"]
+    for user in users:
+        line = f"  {user.userid}"
+        if user.id in ratings:
+            row = ratings[user.id]
+            line += f"  rating {row.rating:.0f}, {row.games} games"
+        lines.append(line + (f" (bot, {user.bot_level} level)" if user.is_bot else ""))
+    topic = "pbem list" + ("" if command.game is None else f" {command.game}")
+    ctx.reply.send(ctx.sender, topic, "\n".join(lines) + "\n")

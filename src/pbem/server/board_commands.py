@@ -22,13 +22,14 @@ from .accounts import (
     main_address,
     user_named,
 )
-from .board_mail import players_of, send_board
+from .board_mail import players_of, send_board, subscribers
 from .command_text import MAX_DAYS
 from .context import (
     Context,
     board_of,
     login,
     seat_of,
+    sender_account,
 )
 from .errors import CONFLICT, MALFORMED, CommandError
 from .lifecycle import active_state, after_move, clear_votes
@@ -85,8 +86,16 @@ def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
             "Bots play only against people: name at least one player who is not a bot "
             f"('{game.name} challenge YOU {users[0].userid}')."
         )
+    sent_by = sender_account(ctx)
     for user in sorted(users, key=lambda user: user.id):  # rows locked in user-id order
         standing = rating_row(ctx.session, user.id, game.name)
+        if standing.rejects and (sent_by is None or sent_by.id != user.id):
+            raise CommandError(
+                f"{user.userid} takes no new {game.title} challenges now ('reject' in the "
+                f"standings): they can take them again with '{game.name} accept "
+                f"{user.userid} PASSWORD'.",
+                kind=CONFLICT,
+            )
         if standing.limit is not None and active_boards(ctx, user.id, game.name) >= standing.limit:
             raise CommandError(
                 f"{user.userid} plays at most {standing.limit} {game.title} boards at once "
@@ -330,13 +339,14 @@ def swap(ctx: Context, game: Game, command: commands.Swap) -> None:
 
 
 def chat(ctx: Context, game: Game, command: commands.Chat) -> None:
-    """The comment goes to the board's other players, the board stays as it is."""
+    """The comment goes to the board's players and subscribers (any player
+    of the server may chat on any board); the board stays as it is."""
     board = board_of(ctx, game, command.board)
     user = login(ctx, command.userid, command.password)
-    seat_of(board, user)
     if not command.comment.strip():
         raise CommandError("A chat needs a message: write it in the body of the mail.")
-    others = [p.user for p in board.players if p.user_id != user.id]
+    readers = [p.user for p in board.players] + subscribers(ctx.session, board)
+    others = list({u.id: u for u in readers if u.id != user.id}.values())
     text = "\n".join(f"> {line}" for line in command.comment.strip().splitlines())
     for other in others:
         ctx.reply.send(
@@ -347,9 +357,29 @@ def chat(ctx: Context, game: Game, command: commands.Chat) -> None:
     ctx.reply.send(
         ctx.sender,
         f"{game.title} Board {board.id} chat sent",
-        f"Your message went to {', '.join(o.userid for o in others)}.\n",
+        f"Your message went to {', '.join(o.userid for o in others) or 'nobody'}.\n",
     )
     ctx.reply.did(Effect.CHATTED)
+
+
+def queue(ctx: Context, game: Game, command: commands.Queue) -> None:
+    """Queue a move for the player's next turn; on their turn, play it
+    (pbmserv's `queue` is `move` then)."""
+    board = board_of(ctx, game, command.board)
+    user = login(ctx, command.userid, command.password)
+    seat = seat_of(board, user)
+    state = active_state(board)
+    if state.to_move != seat:
+        turns.queue(ctx, game, board, user, state, command)
+        return
+    if command.condition:
+        raise CommandError(
+            f"It is your move on board {board.id}, so there is no reply to answer: play it "
+            f"with '{game.name} move'.",
+            board.id,
+            kind=CONFLICT,
+        )
+    play_turn(ctx, board, user, command.move, board.version, command.comment)
 
 
 # What runs each command a player gives on a board.
@@ -361,7 +391,7 @@ ON_BOARD: dict[type[commands.OnBoard], Callable[[Context, Game, Any], None]] = {
     commands.Swap: swap,
     commands.Chat: chat,
     commands.Resign: turns.resign,
-    commands.Queue: turns.queue,
+    commands.Queue: queue,
     commands.Propose: votes.propose,
     commands.Hint: hints.ask,
     commands.Undo: votes.undo,

@@ -93,8 +93,12 @@ def move_columns(board: BoardView, state: State) -> list[str]:
     first = max(0, len(records) - RECENT_MOVES)
     cells = []
     for number, record in enumerate(records[first:], start=first + 1):
-        comment = "*" if number <= len(board.moves) and board.moves[number - 1].comment else ""
-        cells.append(f"{number:>3}. {board.players[record.player]:<10} {record.text}{comment}")
+        played = board.moves[number - 1] if number <= len(board.moves) else None
+        comment = "*" if played is not None and played.comment else ""
+        auto = " (Auto)" if played is not None and played.auto else ""  # a queued move, played
+        cells.append(
+            f"{number:>3}. {board.players[record.player]:<10} {record.text}{comment}{auto}"
+        )
     if not cells:
         return ["No moves yet."]
     width = max(len(cell) for cell in cells) + 3

@@ -1,6 +1,7 @@
 """Answering challenges: `GAME accept USERID PASSWORD` and `GAME reject
 USERID PASSWORD` (no board number) take or decline every open challenge of
-that game at once.
+that game at once, and, as pbmserv's did, stand for the future: after
+`reject` the player takes no new challenge of the game until `accept`.
 
 A challenge starts its board at once; it is open for a player until they
 move on it or accept it. Declining ends the board unrated. Accepting keeps
@@ -16,8 +17,8 @@ from . import commands
 from .accounts import main_address
 from .board_mail import players_of
 from .context import Context, login, seat_of
-from .errors import CONFLICT, CommandError
 from .lifecycle import can_decline, end_by_resignation
+from .ratings import rating_row
 
 
 def open_challenges(ctx: Context, game: Game, user: User) -> list[tuple[Board, int]]:
@@ -27,12 +28,6 @@ def open_challenges(ctx: Context, game: Game, user: User) -> list[tuple[Board, i
         seat = seat_of(board, user)
         if can_decline(board, seat):
             found.append((board, seat))
-    if not found:
-        raise CommandError(
-            f"{user.userid} has no open {game.title} challenge: every active board is "
-            f"already accepted or moved on. '{game.name} games {user.userid}' lists them.",
-            kind=CONFLICT,
-        )
     return found
 
 
@@ -46,6 +41,7 @@ def answer_all(ctx: Context, game: Game, command: commands.AnswerChallenges) -> 
 
 def accept_all(ctx: Context, game: Game, command: commands.AnswerChallenges) -> None:
     user = login(ctx, command.userid, command.password)
+    rating_row(ctx.session, user.id, game.name).rejects = False
     boards = open_challenges(ctx, game, user)
     for board, seat in boards:
         board.players[seat].accepted = True
@@ -58,15 +54,34 @@ def accept_all(ctx: Context, game: Game, command: commands.AnswerChallenges) -> 
                     f"({' vs '.join(players_of(board))}).\n",
                 )
     numbers = ", ".join(str(board.id) for board, _ in boards)
+    taken = (
+        f"You accept the {game.title} challenges on boards {numbers}. Resigning one now "
+        "counts as a loss, no longer as declining. "
+        if boards
+        else f"You have no open {game.title} challenge. "
+    )
     ctx.reply.send(
         main_address(user),
         f"{game.title} challenges accepted by {user.userid}",
-        f"You accept the {game.title} challenges on boards {numbers}. Resigning one now "
-        "counts as a loss, no longer as declining.\n",
+        taken + "You take new challenges of the game.\n",
     )
 
 
 def reject_all(ctx: Context, game: Game, command: commands.AnswerChallenges) -> None:
     user = login(ctx, command.userid, command.password)
-    for board, seat in open_challenges(ctx, game, user):
-        end_by_resignation(ctx, board, rebuild(board), seat)
+    rating_row(ctx.session, user.id, game.name).rejects = True
+    boards = open_challenges(ctx, game, user)
+    for board, seat in boards:
+        end_by_resignation(ctx, board, rebuild(board), seat, command.comment)
+    declined = (
+        f"You declined the {game.title} challenges on boards "
+        f"{', '.join(str(board.id) for board, _ in boards)}. "
+        if boards
+        else ""
+    )
+    ctx.reply.send(
+        main_address(user),
+        f"{game.title} challenges rejected by {user.userid}",
+        f"{declined}You take no new {game.title} challenges until you send "
+        f"'{game.name} accept {user.userid} PASSWORD'.\n",
+    )

@@ -17,6 +17,7 @@ from ..games.base import Game, is_option
 from . import commands
 from .context import game_named
 from .errors import CommandError, UnfinishedMove
+from .help_subjects import HELP_SUBJECTS
 
 # What reads a command's words (after its command word, and for a game
 # command after the game's name too), given the body as its comment.
@@ -224,30 +225,53 @@ def read_challenge(game: Game, words: list[str], body: str) -> commands.Challeng
 
 
 def read_limit(game: Game, words: list[str], body: str) -> commands.Limit:
-    usage(f"{game.name} limit USERID PASSWORD N|none", words, 3)
-    if words[2].lower() == "none":
-        limit = None
-    elif words[2].isdigit() and len(words[2]) <= 6:
-        limit = int(words[2])
-    else:
-        raise CommandError(f"Write a number of boards (0 to 1000) or none: {game.name} limit ...")
+    """`limit USERID PASSWORD [N|none|all|inf|accept|reject]`: no word
+    asks for the current setting."""
+    form = f"{game.name} limit USERID PASSWORD [N|none|accept|reject]"
+    usage(form, words, 2, 3)
+    word = words[2].lower() if len(words) == 3 else None
+    number: int | None = None
+    choice: str | None = None
+    if word is None:
+        choice = "show"
+    elif word in ("accept", "reject"):
+        choice = word
+    elif word.isdigit() and len(word) <= 6:
+        number = int(word)
+    elif word not in ("none", "all", "inf"):
+        raise CommandError(
+            f"Write a number of boards (0 to 1000), none (no limit), accept or reject: {form}"
+        )
     return commands.Limit(
-        game=game.name, userid=words[0], password=words[1], limit=limit, comment=body
+        game=game.name,
+        userid=words[0],
+        password=words[1],
+        limit=number,
+        choice=choice,
+        comment=body,
     )
 
 
 def read_seek(game: Game, words: list[str], body: str) -> commands.Seek:
-    usage(f"{game.name} seek USERID PASSWORD N", words, 3)
-    if not words[2].isdigit() or len(words[2]) > 6:
+    """`seek USERID PASSWORD [N]`: no number asks for the current one."""
+    usage(f"{game.name} seek USERID PASSWORD [N]", words, 2, 3)
+    if len(words) == 3 and (not words[2].isdigit() or len(words[2]) > 6):
         raise CommandError(f"Write how many games you seek, 0 to 100: {game.name} seek ...")
     return commands.Seek(
-        game=game.name, userid=words[0], password=words[1], count=int(words[2]), comment=body
+        game=game.name,
+        userid=words[0],
+        password=words[1],
+        count=int(words[2]) if len(words) == 3 else None,
+        comment=body,
     )
 
 
 def read_subscribe(add: bool, game: Game, words: list[str], body: str) -> commands.Subscribe:
-    """`subscribe|unsubscribe USERID PASSWORD BOARD ...|all`."""
+    """`subscribe|unsubscribe USERID PASSWORD BOARD ...|all`, or pbmserv's
+    `subscribe BOARD USERID PASSWORD`."""
     verb = "subscribe" if add else "unsubscribe"
+    if len(words) == 3 and words[0].isdigit() and not words[1].isdigit():
+        words = [words[1], words[2], words[0]]
     if len(words) < 3:
         raise CommandError(
             f"Write this command as: {game.name} {verb} USERID PASSWORD BOARD ...|all"
@@ -284,34 +308,53 @@ def read_notify(game: Game, words: list[str], body: str) -> commands.Notify:
 
 
 def read_show(game: Game, words: list[str], body: str) -> commands.Command:
-    """`show BOARD[#N]`, or `show USERID ... [all|active|inactive|next]`."""
-    form = f"{game.name} show BOARD[#N], or {game.name} show USERID ... [all|active|inactive|next]"
+    """`show BOARD[#N] ...` (pbmserv's `show board 101` too), or `show
+    USERID ... [all|active|inactive|next]`."""
+    form = (
+        f"{game.name} show BOARD[#N] ..., or {game.name} show USERID ... [all|active|inactive|next]"
+    )
+    if words and words[0].lower() == "board":
+        words = words[1:]
     if not words:
         raise CommandError(f"Write this command as: {form}")
     if not words[0].partition("#")[0].isdigit():
         return read_show_players(game, words, body)
-    usage(form, words, 1)
-    board, at = board_and_move(words[0], form)
-    return commands.Show(game=game.name, board=board, at=at, comment=body)
+    usage(form, words, 1, MAX_TARGETS)
+    (board, at), *also = [board_and_move(word, form) for word in words]
+    return commands.Show(game=game.name, board=board, at=at, also=tuple(also), comment=body)
+
+
+def selected(words: list[str]) -> tuple[list[str], str | None]:
+    """The words before a trailing selector (all, active, inactive, next),
+    and the selector (None: there is none)."""
+    if words and words[-1].lower() in commands.SHOW_SELECTORS:
+        return words[:-1], words[-1].lower()
+    return words, None
 
 
 def read_show_players(game: Game, words: list[str], body: str) -> commands.ShowPlayers:
-    selector = "active"
-    if words[-1].lower() in commands.SHOW_SELECTORS:
-        selector = words[-1].lower()
-        words = words[:-1]
+    words, selector = selected(words)
     if not words or len(words) > 4:
         raise CommandError(
             f"Name one to four players: {game.name} show USERID ... "
             f"[{'|'.join(commands.SHOW_SELECTORS)}]"
         )
     return commands.ShowPlayers(
-        game=game.name, players=tuple(words), selector=selector, comment=body
+        game=game.name, players=tuple(words), selector=selector or "active", comment=body
     )
 
 
 def read_showas(game: Game, words: list[str], body: str) -> commands.Show:
-    form = f"{game.name} showas BOARD[#N] USERID"
+    """`showas BOARD[#N] USERID`, or pbmserv's `showas USERID PASSWORD
+    BOARD[#N] ...`."""
+    form = f"{game.name} showas BOARD[#N] USERID, or {game.name} showas USERID PASSWORD BOARD ..."
+    if len(words) >= 3 and not words[0].partition("#")[0].isdigit():
+        usage(form, words, 3, MAX_TARGETS + 2)
+        (board, at), *also = [board_and_move(word, form) for word in words[2:]]
+        return commands.Show(
+            game=game.name, board=board, at=at, also=tuple(also), player=words[0],
+            password=words[1], comment=body,
+        )  # fmt: skip
     usage(form, words, 2)
     board, at = board_and_move(words[0], form)
     return commands.Show(game=game.name, board=board, at=at, player=words[1], comment=body)
@@ -342,8 +385,12 @@ def read_preview(game: Game, words: list[str], body: str) -> commands.Preview:
 
 
 def read_games(game: Game, words: list[str], body: str) -> commands.Games:
-    usage(f"{game.name} games [USERID]", words, 0, 1)
-    return commands.Games(game=game.name, player=words[0] if words else None, comment=body)
+    """`games [USERID ...] [all|active|inactive|next]`."""
+    words, selector = selected(words)
+    usage(f"{game.name} games [USERID ...] [all|active|inactive|next]", words, 0, 4)
+    return commands.Games(
+        game=game.name, players=tuple(words), selector=selector or "all", comment=body
+    )
 
 
 def read_standings(game: Game, words: list[str], body: str) -> commands.Standings:
@@ -352,8 +399,8 @@ def read_standings(game: Game, words: list[str], body: str) -> commands.Standing
 
 
 def read_history(game: Game, words: list[str], body: str) -> commands.History:
-    usage(f"{game.name} history USERID", words, 1)
-    return commands.History(game=game.name, player=words[0], comment=body)
+    usage(f"{game.name} history [USERID]", words, 0, 1)
+    return commands.History(game=game.name, player=words[0] if words else None, comment=body)
 
 
 def read_game_help(game: Game, words: list[str], body: str) -> commands.Help:
@@ -362,21 +409,28 @@ def read_game_help(game: Game, words: list[str], body: str) -> commands.Help:
 
 
 def read_help(words: list[str], body: str) -> commands.Help:
-    usage("help [GAME]", words, 0, 1)
+    """`help [GAME|commands|tutorial|ratings|timing|mail]`."""
+    subjects = ("commands", *HELP_SUBJECTS)
+    usage(f"help [GAME|{'|'.join(subjects)}]", words, 0, 1)
+    if words and words[0].lower() in subjects:
+        return commands.Help(subject=words[0].lower(), comment=body)
     game = game_named(words[0]).name if words else None
     return commands.Help(game=game, comment=body)
 
 
 def read_list(words: list[str], body: str) -> commands.ListPlayers:
-    usage("list", words, 0)
-    return commands.ListPlayers(comment=body)
+    usage("list [GAME]", words, 0, 1)
+    game = game_named(words[0]).name if words else None
+    return commands.ListPlayers(game=game, comment=body)
 
 
 def read_all(words: list[str], body: str) -> commands.AllShow:
-    usage("all show USERID", words, 2)
-    if words[0].lower() != "show":
-        raise CommandError("Write this command as: all show USERID")
-    return commands.AllShow(player=words[1], comment=body)
+    form = "all show USERID [active|next]"
+    usage(form, words, 2, 3)
+    chosen = words[2].lower() if len(words) == 3 else "active"
+    if words[0].lower() != "show" or chosen not in ("active", "next"):
+        raise CommandError(f"Write this command as: {form}")
+    return commands.AllShow(player=words[1], selector=chosen, comment=body)
 
 
 # ---------------------------------------------------------------- accounts

@@ -200,24 +200,32 @@ class AnswerChallenges(InGame):
 
 @dataclass(frozen=True, kw_only=True)
 class Limit(InGame):
-    """The most boards of the game at once (None: no limit)."""
+    """The most boards of the game at once (None: no limit); or, by
+    `choice`, take new challenges (`accept`) or refuse them (`reject`), or
+    only say the current setting (`show`)."""
 
-    limit: int | None
+    limit: int | None = None
+    choice: str | None = None
     verb = "limit"
 
     def tail(self) -> str:
+        if self.choice == "show":
+            return ""
+        if self.choice is not None:
+            return f" {self.choice}"
         return f" {'none' if self.limit is None else self.limit}"
 
 
 @dataclass(frozen=True, kw_only=True)
 class Seek(InGame):
-    """How many new boards of the game the player would like."""
+    """How many new boards of the game the player would like (None: only
+    say how many now)."""
 
-    count: int
+    count: int | None = None
     verb = "seek"
 
     def tail(self) -> str:
-        return f" {self.count}"
+        return "" if self.count is None else f" {self.count}"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -278,17 +286,25 @@ class Challenge(OfGame):
 
 @dataclass(frozen=True, kw_only=True)
 class Show(OfGame):
-    """A board as it is, or (`at`) as it was after that move; `player`
-    draws it as that player sees it (`showas`)."""
+    """A board as it is, or (`at`) as it was after that move, and `also`
+    more boards (each with its move or None), a mail each; `player` draws
+    them as that player sees them (`showas`), proven by `password` in
+    pbmserv's form (`showas USERID PASSWORD BOARD ...`)."""
 
     board: int
     at: int | None = None
+    also: tuple[tuple[int, int | None], ...] = ()
     player: str | None = None
+    password: str | None = None
 
     def text(self) -> str:
-        where = with_number(str(self.board), self.at)
+        where = " ".join(
+            with_number(str(board), at) for board, at in ((self.board, self.at), *self.also)
+        )
         if self.player is None:
             return f"{self.game} show {where}"
+        if self.password is not None:
+            return f"{self.game} showas {self.player} PASSWORD {where}"
         return f"{self.game} showas {where} {self.player}"
 
 
@@ -297,8 +313,8 @@ SHOW_SELECTORS = ("all", "active", "inactive", "next")
 
 @dataclass(frozen=True, kw_only=True)
 class ShowPlayers(OfGame):
-    """The boards the `players` share, chosen by `selector` (one of
-    SHOW_SELECTORS; `next`: the first awaiting the first player)."""
+    """The boards of any of the `players`, chosen by `selector` (one of
+    SHOW_SELECTORS; `next`: those awaiting their move)."""
 
     players: tuple[str, ...]
     selector: str = "active"
@@ -325,12 +341,16 @@ class Preview(OfGame):
 
 @dataclass(frozen=True, kw_only=True)
 class Games(OfGame):
-    """A player's boards of the game (None: the sender's)."""
+    """The boards of the game, of any of the `players` (none named: every
+    board), chosen by `selector` (SHOW_SELECTORS; `next` with no player:
+    those awaiting the sender)."""
 
-    player: str | None = None
+    players: tuple[str, ...] = ()
+    selector: str = "all"
 
     def text(self) -> str:
-        return f"{self.game} games" + ("" if self.player is None else f" {self.player}")
+        words = [self.game, "games", *self.players]
+        return " ".join(words if self.selector == "all" else [*words, self.selector])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -341,38 +361,47 @@ class Standings(OfGame):
 
 @dataclass(frozen=True, kw_only=True)
 class History(OfGame):
-    """A player's finished boards of the game and their rating changes."""
+    """A player's finished boards of the game and their rating changes
+    (None: every rated board of the game)."""
 
-    player: str
+    player: str | None = None
 
     def text(self) -> str:
-        return f"{self.game} history {self.player}"
+        return f"{self.game} history" + ("" if self.player is None else f" {self.player}")
 
 
 @dataclass(frozen=True, kw_only=True)
 class Help(Command):
-    """Every command, or (`game`) a game's rules."""
+    """Every command, a game's rules (`game`), or another subject
+    (`subject`, one of HELP_SUBJECTS)."""
 
     game: str | None = None
+    subject: str | None = None
 
     def text(self) -> str:
-        return "help" if self.game is None else f"help {self.game}"
+        return "help" + "".join(f" {word}" for word in (self.game, self.subject) if word)
 
 
 @dataclass(frozen=True, kw_only=True)
 class ListPlayers(Command):
+    """The players; with `game`, those with a rating in that game."""
+
+    game: str | None = None
+
     def text(self) -> str:
-        return "list"
+        return "list" + ("" if self.game is None else f" {self.game}")
 
 
 @dataclass(frozen=True, kw_only=True)
 class AllShow(Command):
-    """Every active board of a player, in every game."""
+    """Every active board of a player, in every game (`next`: those
+    awaiting their move)."""
 
     player: str
+    selector: str = "active"
 
     def text(self) -> str:
-        return f"all show {self.player}"
+        return f"all show {self.player}" + (" next" if self.selector == "next" else "")
 
 
 # ---------------------------------------------------------------- accounts

@@ -67,8 +67,9 @@ def error_subject(line: str, board: int | None) -> str:
                 command = read_command(line, "")
             except CommandError:
                 command = None
-            if isinstance(command, commands.OnBoard):
-                board = command.board
+            number = getattr(command, "board", None)  # (on a board, show, preview)
+            if isinstance(number, int):
+                board = number
         return f"{title} Board {board} Error" if board is not None else f"{title} error"
     if first in ACCOUNT_WORDS:
         return f"pbem error: {first}"

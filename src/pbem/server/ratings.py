@@ -93,6 +93,7 @@ def rating_row(session: Session, user_id: int, game: str) -> Rating:
                 draws=0,
                 provisional_sum=0.0,
                 seeking=0,
+                rejects=False,
             )
             .on_conflict_do_nothing(index_elements=["user_id", "game"])
         )

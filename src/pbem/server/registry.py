@@ -93,7 +93,12 @@ class GameVerb(Verb):
 
 
 ACCOUNT_VERBS: tuple[AccountVerb, ...] = (
-    AccountVerb("help", ("help [GAME]",), "this list, or a game's rules", read=read_help),
+    AccountVerb(
+        "help",
+        ("help [GAME|commands|tutorial|ratings|timing|mail]",),
+        "this list, a game's rules, or a subject",
+        read=read_help,
+    ),
     AccountVerb(
         "signup",
         ("signup USERID PASSWORD [ADDRESS]",),
@@ -115,7 +120,7 @@ ACCOUNT_VERBS: tuple[AccountVerb, ...] = (
         "a new password, or where your mail goes",
         read=read_change,
     ),
-    AccountVerb("list", ("list",), "the players", read=read_list),
+    AccountVerb("list", ("list [GAME]",), "the players (of a game, rated)", read=read_list),
     AccountVerb(
         "vacation",
         ("vacation USERID PASSWORD on|off",),
@@ -156,8 +161,8 @@ ACCOUNT_VERBS: tuple[AccountVerb, ...] = (
     ),
     AccountVerb(
         "all",
-        ("all show USERID",),
-        "every active board of a player",
+        ("all show USERID [active|next]",),
+        "every active board of a player (next: those awaiting them)",
         read=read_all,
     ),
     AccountVerb("multiple", ("multiple",), "each line of the body is a command"),
@@ -256,25 +261,26 @@ GAME_VERBS: tuple[GameVerb, ...] = (
     GameVerb(
         "accept",
         ("accept BOARD USERID PASSWORD", "accept USERID PASSWORD"),
-        "vote for what is proposed; with no board: accept every open challenge",
+        "vote for what is proposed; with no board: accept every open challenge, and take new ones",
         read=partial(read_vote, commands.Accept),
     ),
     GameVerb(
         "reject",
         ("reject BOARD USERID PASSWORD", "reject USERID PASSWORD"),
-        "vote against what is proposed; with no board: decline every open challenge",
+        "vote against what is proposed; with no board: decline every open challenge, "
+        "and refuse new ones until accept",
         read=partial(read_vote, commands.Reject),
     ),
     GameVerb(
         "show",
-        ("show BOARD[#N]", "show USERID ... [all|active|inactive|next]"),
-        "the board (as it was after move N); or the boards those players share "
-        "(next: the first awaiting the first one)",
+        ("show BOARD[#N] ...", "show USERID ... [all|active|inactive|next]"),
+        "the boards (as they were after move N); or the boards of any of those "
+        "players (next: those awaiting their move)",
         read=read_show,
     ),
     GameVerb(
         "showas",
-        ("showas BOARD[#N] USERID",),
+        ("showas BOARD[#N] USERID", "showas USERID PASSWORD BOARD[#N] ..."),
         "the board as that player sees it",
         read=read_showas,
     ),
@@ -287,8 +293,8 @@ GAME_VERBS: tuple[GameVerb, ...] = (
     ),
     GameVerb(
         "games",
-        ("games [USERID]",),
-        "the boards of a player (default: yours)",
+        ("games [USERID ...] [all|active|inactive|next]",),
+        "the boards of any of those players, or of the game (next: those awaiting them, or you)",
         read=read_games,
     ),
     GameVerb(
@@ -300,25 +306,25 @@ GAME_VERBS: tuple[GameVerb, ...] = (
     ),
     GameVerb(
         "history",
-        ("history USERID",),
-        "a player's finished boards and ratings",
+        ("history [USERID]",),
+        "a player's rated boards and ratings, or the game's",
         read=read_history,
     ),
     GameVerb(
         "limit",
-        ("limit USERID PASSWORD N|none",),
-        "the most boards of the game at once",
+        ("limit USERID PASSWORD [N|none|accept|reject]",),
+        "the most boards of the game at once, or whether you take challenges; alone, what is set",
         read=read_limit,
     ),
     GameVerb(
         "seek",
-        ("seek USERID PASSWORD N",),
-        "how many new boards you would like",
+        ("seek USERID PASSWORD [N]",),
+        "how many new boards you would like (alone: how many now)",
         read=read_seek,
     ),
     GameVerb(
         "subscribe",
-        ("subscribe USERID PASSWORD BOARD ...|all",),
+        ("subscribe USERID PASSWORD BOARD ...|all", "subscribe BOARD USERID PASSWORD"),
         "copies of boards' mails (all: of every new board of the game)",
         shortest=3,
         read=partial(read_subscribe, True),

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import ColumnElement, and_, func, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from ..games.base import Game
 from ..store import Board, BoardPlayer, BoardStatus, Rating, RatingEvent, User
@@ -37,6 +37,7 @@ class Standing:
     limit: int | None
     seeking: int
     bot: bool = False  # a built-in AI opponent
+    rejects: bool = False  # takes no new challenge (pbmserv's "/reject")
 
     @property
     def name(self) -> str:
@@ -85,7 +86,7 @@ def section_filter(game: str, section: str, now: datetime) -> ColumnElement[bool
     inactive = and_(Rating.games > 0, stale, ~playing)  # (the cheap tests first)
     if section == "Inactive":
         return inactive
-    listed = or_(Rating.games > 0, Rating.seeking > 0, Rating.limit.is_not(None))
+    listed = or_(Rating.games > 0, Rating.seeking > 0, Rating.limit.is_not(None), Rating.rejects)
     games = Rating.games >= ESTABLISHED if section == "Established" else Rating.games < ESTABLISHED
     return and_(listed, ~inactive, games)
 
@@ -128,6 +129,7 @@ def standing_sections(
                 row.limit,
                 row.seeking,
                 level is not None,
+                row.rejects,
             )
             for row, name, level in rows
         ]
@@ -144,7 +146,7 @@ def standings(ctx: Context, game: Game, command: commands.Standings) -> None:
             continue
         lines += ["", f"{title}:", header]
         for rank, s in enumerate(entries[:SECTION_SIZE], start=1):
-            limit = "-" if s.limit is None else str(s.limit)
+            limit = "reject" if s.rejects else "-" if s.limit is None else str(s.limit)
             lines.append(
                 f"{rank:>3}. {s.name:<16} {s.rating:>6.0f} {s.games:>5}  "
                 f"{s.wins:>3}-{s.losses}-{s.draws:<6} {s.active:>3}/{limit:<5} {s.seeking:>3}"
@@ -156,8 +158,15 @@ def standings(ctx: Context, game: Game, command: commands.Standings) -> None:
     ctx.reply.send(ctx.sender, f"{game.title} standings", "\n".join(lines) + "\n")
 
 
+MOST_HISTORY = 300  # rated boards in one `history` with no player
+
+
 def history(ctx: Context, game: Game, command: commands.History) -> None:
-    """One line per finished board of the player: result and rating change."""
+    """One line per finished board of the player: result and rating change;
+    with no player, the game's rated boards, the newest last."""
+    if command.player is None:
+        game_history(ctx, game)
+        return
     user = user_named(ctx.session, command.player)
     events = ctx.session.execute(
         select(RatingEvent, User.userid)
@@ -182,28 +191,74 @@ MAX_SEEK = 100
 
 
 def limit(ctx: Context, game: Game, command: commands.Limit) -> None:
-    """The most boards of this game the player plays at once (None: no limit)."""
+    """The most boards of this game the player plays at once (None: no
+    limit); or whether they take new challenges; or only what is set."""
     if command.limit is not None and not 0 <= command.limit <= MAX_LIMIT:
         raise CommandError(
             f"Write a number of boards (0 to {MAX_LIMIT}) or none: {game.name} limit ..."
         )
     user = login(ctx, command.userid, command.password)
     row = rating_row(ctx.session, user.id, game.name)
-    row.limit = command.limit
+    if command.choice in ("accept", "reject"):
+        row.rejects = command.choice == "reject"
+    elif command.choice is None:
+        row.limit = command.limit
     said = "no limit" if row.limit is None else f"at most {row.limit} boards at once"
+    taking = (
+        f"and you refuse new challenges ('{game.name} limit {user.userid} PASSWORD accept' "
+        "takes them again)"
+        if row.rejects
+        else "and you take new challenges"
+    )
     ctx.reply.send(
-        main_address(user), f"{game.title} limit {user.userid}", f"{game.title}: {said}.\n"
+        main_address(user),
+        f"{game.title} limit {user.userid}",
+        f"{game.title}: {said}, {taking}. You play {active_boards(ctx, user.id, game.name)} "
+        f"{game.title} boards now.\n",
     )
 
 
 def seek(ctx: Context, game: Game, command: commands.Seek) -> None:
-    """How many new boards of this game the player would like."""
-    if not 0 <= command.count <= MAX_SEEK:
+    """How many new boards of this game the player would like (None: only
+    say how many now)."""
+    if command.count is not None and not 0 <= command.count <= MAX_SEEK:
         raise CommandError(f"Write how many games you seek, 0 to {MAX_SEEK}: {game.name} seek ...")
     user = login(ctx, command.userid, command.password)
-    rating_row(ctx.session, user.id, game.name).seeking = command.count
+    row = rating_row(ctx.session, user.id, game.name)
+    if command.count is not None:
+        row.seeking = command.count
     ctx.reply.send(
         main_address(user),
         f"{game.title} seek {user.userid}",
-        f"{user.userid} now seeks {command.count} {game.title} games; the standings show it.\n",
+        f"{user.userid} now seeks {row.seeking} {game.title} games; the standings show it.\n",
     )
+
+
+def game_history(ctx: Context, game: Game) -> None:
+    """Every rated board of the game (the newest MOST_HISTORY): who beat
+    whom, or drew, and both rating changes."""
+    opponent = aliased(User)
+    rows = ctx.session.execute(
+        select(RatingEvent, User.userid, opponent.userid)
+        .join(User, User.id == RatingEvent.user_id)
+        .join(opponent, opponent.id == RatingEvent.opponent_id)
+        .where(RatingEvent.game == game.name, RatingEvent.outcome >= 0.5)
+        .order_by(RatingEvent.id.desc())
+        .limit(2 * MOST_HISTORY)
+    ).all()
+    seen: set[int] = set()
+    lines = []
+    for event, name, other in rows:
+        if event.board_id in seen or len(seen) == MOST_HISTORY:
+            continue  # (a draw: the first of its two rows)
+        seen.add(event.board_id)
+        how = "beat" if event.outcome == 1.0 else "drew with"
+        lines.append(
+            f"  board {event.board_id:>5} {event.created_at:%Y-%m-%d}: {name} {how} {other} "
+            f"({name} {event.before:.0f} -> {event.after:.0f})"
+        )
+    lines.reverse()
+    head = f"{game.title} history: the rated boards, the newest last"
+    if not lines:
+        lines = ["  no rated games yet"]
+    ctx.reply.send(ctx.sender, f"{game.title} history", "\n".join([head + ":", *lines]) + "\n")

@@ -1,26 +1,34 @@
 """Turns beyond a plain move: resigning, and moves queued ahead of a turn.
 
-A queued move waits for the player's next turn. It may carry a condition,
-the opponent's move it answers (`queue 7 bob pw c3,1 if b2,0`): when the
-turn comes, the first queued move whose condition is the move just played
-(or that has none) is played at once and marked auto; the rest are dropped,
-since a queue answers one move. A resignation sent out of turn is queued the
-same way and takes effect when the turn comes.
+A queued move waits for the player's next turn; on their own turn `queue`
+is `move`. It may carry a condition, the opponent's move it answers (`queue
+7 bob pw c3,1 if b2,0`): when the turn comes, the first queued move whose
+condition is the move just played (or that has none) is played at once and
+marked auto; the rest are dropped, since a queue answers one move. A new
+queued move replaces the one with the same condition (pbmserv's queue held
+one move). A resignation sent out of turn is queued the same way and takes
+effect when the turn comes; sending it again takes it back.
 """
 
 from __future__ import annotations
 
-from ..games.base import Game, IllegalMove, MoveError, MoveSyntaxError
-from ..store import Board, QueuedMove
+from sqlalchemy import select
+
+from ..games.base import Game, IllegalMove, MoveError, MoveSyntaxError, State
+from ..store import Board, QueuedMove, User
 from . import commands
 from .accounts import main_address
+from .board_mail import board_body, view_in
 from .context import Context, board_of, login, seat_of
 from .errors import CONFLICT, CommandError
 from .lifecycle import RESIGN, active_state, can_decline, end_by_resignation
-from .messages import Effect
+from .messages import BoardView, Effect
 
 
 def resign(ctx: Context, game: Game, command: commands.Resign) -> None:
+    """Resign now on your turn (or decline a challenge); out of turn, the
+    resignation waits for the turn and only the resigner is told (sending
+    it again takes it back)."""
     board = board_of(ctx, game, command.board)
     user = login(ctx, command.userid, command.password)
     seat = seat_of(board, user)
@@ -29,29 +37,40 @@ def resign(ctx: Context, game: Game, command: commands.Resign) -> None:
         end_by_resignation(ctx, board, state, seat, command.comment)
         ctx.reply.did(Effect.RESIGNED)
         return
-    queue_entry(ctx, board, seat, RESIGN, "", command.comment)
-    for player in board.players:
-        ctx.reply.send(
-            main_address(player.user),
-            f"{game.title} Board {board.id} {user.userid} will resign",
-            f"{user.userid} resigns board {board.id}; as it is not their move, the "
-            "resignation takes effect when their turn comes.\n",
+    waiting = ctx.session.scalars(
+        select(QueuedMove).where(
+            QueuedMove.board_id == board.id, QueuedMove.seat == seat, QueuedMove.text == RESIGN
         )
+    ).all()
+    if waiting:
+        for row in waiting:
+            ctx.session.delete(row)
+        ctx.reply.send(
+            main_address(user),
+            f"{game.title} Board {board.id} resignation taken back",
+            f"Your resignation on board {board.id} is taken back: you play on.\n",
+        )
+        ctx.reply.did(Effect.QUEUED)
+        return
+    queue_entry(ctx, board, seat, RESIGN, "", command.comment)
+    ctx.reply.send(
+        main_address(user),
+        f"{game.title} Board {board.id} {user.userid} will resign",
+        f"You resign board {board.id}; as it is not your move, the resignation takes "
+        f"effect when your turn comes, and only you are told until then. To take it "
+        f"back, send '{game.name} resign {board.id} {user.userid} PASSWORD' again.\n",
+    )
     ctx.reply.did(Effect.RESIGN_QUEUED)
 
 
-def queue(ctx: Context, game: Game, command: commands.Queue) -> None:
-    board = board_of(ctx, game, command.board)
-    user = login(ctx, command.userid, command.password)
+def queue(
+    ctx: Context, game: Game, board: Board, user: User, state: State, command: commands.Queue
+) -> None:
+    """Queue the player's move for their next turn (the caller plays it at
+    once when it is their turn already): it replaces their queued move with
+    the same condition (pbmserv's queue holds one move); they get the board
+    with what is queued."""
     seat = seat_of(board, user)
-    state = active_state(board)
-    if state.to_move == seat:
-        raise CommandError(
-            f"It is your move on board {board.id}: play it with '{game.name} move' "
-            "instead of queueing it.",
-            board.id,
-            kind=CONFLICT,
-        )
     condition = ""
     if command.condition:
         try:
@@ -73,13 +92,38 @@ def queue(ctx: Context, game: Game, command: commands.Queue) -> None:
         ) from None
     except IllegalMove:
         pass
+    replaced = ctx.session.scalars(
+        select(QueuedMove).where(
+            QueuedMove.board_id == board.id,
+            QueuedMove.seat == seat,
+            QueuedMove.condition == condition,
+            QueuedMove.text != RESIGN,
+        )
+    ).all()
+    for row in replaced:
+        ctx.session.delete(row)
     queue_entry(ctx, board, seat, command.move, condition, command.comment)
-    when = f"if the reply is {condition}" if condition else "whatever the reply"
+    queued = ctx.session.scalars(
+        select(QueuedMove)
+        .where(QueuedMove.board_id == board.id, QueuedMove.seat == seat)
+        .order_by(QueuedMove.id)
+    ).all()
+    lines = [
+        "You have the following move queued:"
+        if len(queued) == 1
+        else "You have the following moves queued (the first that fits is played):"
+    ]
+    for row in queued:
+        when = f" if the reply is {row.condition}" if row.condition else ""
+        lines.append(f"  {row.text}{when}")
+    if replaced:
+        lines.append(f"(it replaces {', '.join(row.text for row in replaced)})")
+    view = view_in(ctx.session, board)
     ctx.reply.send(
         main_address(user),
         f"{game.title} Board {board.id} queued",
-        f"On board {board.id}, {command.move} will be played for {user.userid} at their next "
-        f"turn, {when}.\n",
+        "\n".join(lines) + "\n\n" + board_body(view, state, seat),
+        board=BoardView(board.id, board.version, seat),
     )
     ctx.reply.did(Effect.QUEUED)
 

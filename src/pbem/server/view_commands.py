@@ -5,19 +5,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sqlalchemy import select
+from sqlalchemy import and_, func, select
 
 from ..documents import rules_text
 from ..games.base import Game, MoveError, MoveSyntaxError, OptionError, State
 from ..store import Board, BoardPlayer, BoardStatus
-from ..store.boards import awaits, boards_of, rebuild
+from ..store.boards import rebuild
 from . import commands
 from .accounts import (
     user_named,
 )
-from .board_mail import as_shown, board_body, players_of, subject, view_in
-from .context import Context, board_of, game_named, seat_of, sender_account
+from .board_mail import board_body, subject, view_in
+from .context import Context, board_of, game_named, login, seat_of, sender_account
 from .errors import CONFLICT, MALFORMED, CommandError
+from .help_subjects import HELP_SUBJECTS
+from .listings import LISTED, board_line
 from .messages import BoardView
 from .registry import command_list
 
@@ -35,11 +37,18 @@ def board_at(ctx: Context, game: Game, number: int, at: int | None) -> tuple[Boa
 
 
 def show(ctx: Context, game: Game, command: commands.Show) -> None:
-    """The board, drawn for the sender if they play on it, or (`showas`)
-    for the player named."""
-    board, state = board_at(ctx, game, command.board, command.at)
-    if command.player is not None:
-        seat: int | None = seat_of(board, user_named(ctx.session, command.player))
+    """Each board named, a mail each: drawn for the sender if they play on
+    it, or (`showas`) for the player named."""
+    if command.player is not None and command.password is not None:
+        login(ctx, command.player, command.password)  # pbmserv's form asks for it
+    for number, at in ((command.board, command.at), *command.also):
+        show_one(ctx, game, number, at, command.player)
+
+
+def show_one(ctx: Context, game: Game, number: int, at: int | None, player: str | None) -> None:
+    board, state = board_at(ctx, game, number, at)
+    if player is not None:
+        seat: int | None = seat_of(board, user_named(ctx.session, player))
     else:
         sender_user = sender_account(ctx)
         seat = None
@@ -49,37 +58,60 @@ def show(ctx: Context, game: Game, command: commands.Show) -> None:
     picture = BoardView(board.id, len(state.moves), seat)
     view = view_in(ctx.session, board)
     topic, first = subject(view, state), ""
-    if command.at is not None:
-        topic = f"{game.title} Board {board.id} after move {command.at}"
+    if at is not None:
+        topic = f"{game.title} Board {board.id} after move {at}"
         now = "game over" if board.status.over else f"at move {board.version + 1}"
         first = (
-            f"Board {board.id} as it was after move {command.at}, not as it is now ({now}: "
+            f"Board {board.id} as it was after move {at}, not as it is now ({now}: "
             f"'{game.name} show {board.id}' shows it).\n\n"
         )
     ctx.reply.send(ctx.sender, topic, first + board_body(view, state, seat), board=picture)
 
 
-def show_players(ctx: Context, game: Game, command: commands.ShowPlayers) -> None:
-    """The boards the named players share: active ones (the default), all,
-    inactive (finished) ones, or `next`: the first board awaiting the first
-    player's move."""
-    choice = command.selector
-    if choice not in commands.SHOW_SELECTORS:
+MOST_SHOWN = 20  # boards drawn in one `show` by players
+MOST_LISTED = 300  # boards listed in one `games`
+
+
+def chosen_boards(
+    ctx: Context, game: Game, user_ids: list[int], selector: str, most: int
+) -> tuple[list[Board], int]:
+    """The boards of the game of any of the users (none: every board),
+    chosen by the selector (`next`: those awaiting one of the users' move,
+    the longest waiting first; else by number), at most `most` of them
+    (the newest), and how many there are in all. A fixed number of
+    statements, however many boards there are."""
+    if selector not in commands.SHOW_SELECTORS:
         raise CommandError(f"Choose the boards by one of {', '.join(commands.SHOW_SELECTORS)}.")
+    query = select(Board).options(LISTED).where(Board.game == game.name)
+    if selector == "next":
+        query = query.join(
+            BoardPlayer, and_(BoardPlayer.board_id == Board.id, BoardPlayer.seat == Board.to_move)
+        ).where(BoardPlayer.user_id.in_(user_ids), Board.status == BoardStatus.ACTIVE)
+    elif user_ids:
+        seats = select(BoardPlayer.board_id).where(BoardPlayer.user_id.in_(user_ids))
+        query = query.where(Board.id.in_(seats))
+    if selector == "active":
+        query = query.where(Board.status == BoardStatus.ACTIVE)
+    elif selector == "inactive":
+        query = query.where(Board.status != BoardStatus.ACTIVE)
+    total = ctx.session.scalar(select(func.count()).select_from(query.subquery())) or 0
+    if selector == "next":
+        found = list(ctx.session.scalars(query.order_by(Board.updated_at, Board.id).limit(most)))
+    else:
+        newest = ctx.session.scalars(query.order_by(Board.id.desc()).limit(most))
+        found = sorted(newest, key=lambda board: board.id)
+    return found, total
+
+
+def show_players(ctx: Context, game: Game, command: commands.ShowPlayers) -> None:
+    """The boards of any of the named players: active ones (the default),
+    all, inactive (finished) ones, or `next`: every board awaiting one of
+    them, the longest waiting first."""
     if not 1 <= len(command.players) <= 4:
         raise CommandError("Name one to four players.")
     users = [user_named(ctx.session, name) for name in command.players]
-    query = select(Board).where(Board.game == game.name).order_by(Board.id)
-    for user in users:
-        query = query.where(Board.players.any(BoardPlayer.user_id == user.id))
-    boards = list(ctx.session.scalars(query).all())
-    if choice == "active":
-        boards = [b for b in boards if b.status is BoardStatus.ACTIVE]
-    elif choice == "inactive":
-        boards = [b for b in boards if b.status.over]
-    elif choice == "next":
-        waiting = [board for board in boards if awaits(board, users[0].id)]
-        boards = sorted(waiting, key=lambda board: board.updated_at)[:1]
+    choice = command.selector
+    boards, total = chosen_boards(ctx, game, [user.id for user in users], choice, MOST_SHOWN)
     names = " ".join(user.userid for user in users)
     if not boards:
         ctx.reply.send(
@@ -88,10 +120,17 @@ def show_players(ctx: Context, game: Game, command: commands.ShowPlayers) -> Non
             f"No {choice} {game.title} boards of {names}.\n",
         )
         return
+    ids = {user.id for user in users}
     parts = []
+    if total > len(boards):
+        parts.append(
+            f"{total} boards; the {len(boards)} newest here ('{game.name} games {names} "
+            f"{choice}' lists them all).\n"
+        )
     for board in boards:
         state = rebuild(board)
-        seat = next((p.seat for p in board.players if p.user_id == users[0].id), None)
+        seats = [p.seat for p in board.players if p.user_id in ids]
+        seat = board.to_move if board.to_move in seats else (seats[0] if seats else None)
         view = view_in(ctx.session, board)
         parts.append(f"== {subject(view, state)} ==\n\n" + board_body(view, state, seat))
     ctx.reply.send(ctx.sender, f"{game.title} show {names} {choice}", "\n".join(parts))
@@ -133,31 +172,43 @@ def play_moves(state: State, moves: Iterable[str]) -> State:
 
 
 def games(ctx: Context, game: Game, command: commands.Games) -> None:
-    """A player's boards of the game (default: the sender's)."""
-    if command.player is not None:
-        user = user_named(ctx.session, command.player)
-    else:
+    """The boards of the game: of any of the players named, or every board
+    (`next` with no player: those awaiting the sender's move), a line each."""
+    users = [user_named(ctx.session, name) for name in command.players]
+    if command.selector == "next" and not users:
         found = sender_account(ctx)
         if found is None:
             raise CommandError(
-                f"Name the player: {game.name} games USERID (this address has no account)."
+                f"Name the player: {game.name} games USERID next (this address has no account)."
             )
-        user = found
-    boards = boards_of(ctx.session, user.id, game=game.name)
-    lines = [f"{game.title} boards of {user.userid}:"]
+        users = [found]
+    ids = [user.id for user in users]
+    boards, total = chosen_boards(ctx, game, ids, command.selector, MOST_LISTED)
+    names = " ".join(user.userid for user in users)
+    which = "" if command.selector == "all" else f"{command.selector} "
+    lines = [f"{game.title} {which}boards" + (f" of {names}:" if names else ":")]
+    if total > len(boards):
+        lines.append(f"  ({total} in all; the {len(boards)} newest are listed)")
     for board in boards:
-        state = as_shown(rebuild(board), board.status, board.version, board.result, board.winner)
-        names = " against ".join(players_of(board))
-        lines.append(f"  {board.id:>5}  {names}  {state.status_line()}")
+        line = board_line(board)
+        said = (
+            f"Move {line.move}: {line.to_move} to move."
+            if line.to_move
+            else (f"Game over: {line.status}.")
+        )
+        lines.append(f"  {board.id:>5}  {' against '.join(line.players)}  {said}")
     if not boards:
-        lines.append("  none yet")
-    ctx.reply.send(ctx.sender, f"{game.title} games {user.userid}", "\n".join(lines) + "\n")
+        lines.append("  none yet" if command.selector == "all" else "  none")
+    topic = f"{game.title} games" + "".join(f" {word}" for word in (names, which.strip()) if word)
+    ctx.reply.send(ctx.sender, topic, "\n".join(lines) + "\n")
 
 
 def help_text(ctx: Context, command: commands.Help) -> None:
-    """The list of commands, or a game's rules."""
-    if command.game is None:
-        ctx.reply.send(ctx.sender, "pbem help", command_list())
-    else:
+    """The list of commands, a game's rules, or another help subject."""
+    if command.game is not None:
         game = game_named(command.game)
         ctx.reply.send(ctx.sender, f"{game.title} help", rules_text(game))
+    elif command.subject is not None and command.subject != "commands":
+        ctx.reply.send(ctx.sender, f"pbem help {command.subject}", HELP_SUBJECTS[command.subject])
+    else:
+        ctx.reply.send(ctx.sender, "pbem help", command_list())

@@ -16,7 +16,7 @@ from ..store import Board, Ending, User, Vote
 from ..store.boards import take_back
 from . import commands
 from .accounts import main_address
-from .board_mail import players_of, quoted, send_board, starred
+from .board_mail import players_of, quoted, send_board, starred, subscribers
 from .context import Context, board_of, login, seat_of
 from .errors import CONFLICT, CommandError
 from .lifecycle import active_state, clear_votes, end_board
@@ -61,9 +61,9 @@ def reject(ctx: Context, game: Game, command: commands.OnBoard) -> None:
     board, _, user = voter(ctx, game, command)
     kinds = open_kinds(ctx, board)
     clear_votes(ctx, board)
-    for player in board.players:
+    for reader in readers(ctx, board):
         ctx.reply.send(
-            main_address(player.user),
+            main_address(reader),
             starred(
                 f"{get_game(board.game).title} Board {board.id} proposal rejected", command.comment
             ),
@@ -71,6 +71,13 @@ def reject(ctx: Context, game: Game, command: commands.OnBoard) -> None:
             f"{board.id}; play goes on.\n" + quoted(command.comment, user.userid),
         )
     ctx.reply.did(Effect.PROPOSAL_REJECTED)
+
+
+def readers(ctx: Context, board: Board) -> list[User]:
+    """Who hears of proposals and their answers: the players, then the
+    board's subscribers."""
+    players = [player.user for player in board.players]
+    return players + [u for u in subscribers(ctx.session, board) if u not in players]
 
 
 def voter(ctx: Context, game: Game, command: commands.OnBoard) -> tuple[Board, int, User]:
@@ -138,9 +145,9 @@ def announce(ctx: Context, board: Board, what: str, kind: str, user: User, comme
     names = players_of(board)
     voted = voted_seats(ctx, board, kind)
     missing = ", ".join(names[p.seat] for p in board.players if p.seat not in voted)
-    for player in board.players:
+    for reader in readers(ctx, board):
         ctx.reply.send(
-            main_address(player.user),
+            main_address(reader),
             starred(f"{title} Board {board.id} {kind} proposed", comment),
             f"{what} on board {board.id}. Waiting for: {missing}. Reply with "
             f"'{board.game} accept {board.id} USERID PASSWORD' or '... reject ...'.\n"

@@ -306,6 +306,7 @@ class Rating(Base):
     provisional_sum: Mapped[float] = mapped_column(default=0.0)
     limit: Mapped[int | None]  # the most boards of this game at once, if set
     seeking: Mapped[int] = mapped_column(default=0)  # new boards wanted
+    rejects: Mapped[bool] = mapped_column(default=False)  # takes no new challenge of the game
     last_played: Mapped[datetime | None]
 
     user: Mapped[User] = relationship()
