@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import hmac
 import os
+from datetime import timedelta
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..store import Address, BoardPlayer, Rating, User
+from ..store import Address, Board, BoardPlayer, Rating, User
 from ..store.boards import awaits, boards_of, rebuild, reschedule
 from . import commands
 from .accounts import (
@@ -36,6 +37,7 @@ from .footers import stop_token
 from .lifecycle import end_by_resignation
 from .messages import Effect
 from .passwords import new_password_hash, password_changed
+from .tick import nag
 
 MAIL_PREFERENCES = ("every", "digest", "none")
 
@@ -180,9 +182,12 @@ def vacation(ctx: Context, command: commands.Vacation) -> None:
     choice = command.state.lower()
     if choice not in ("on", "off"):
         raise CommandError("Write on or off: vacation USERID PASSWORD on|off")
+    was_away = user.vacation
     user.vacation = choice == "on"
     if not user.vacation:  # the boards it left alone are due again
         for board in boards_of(ctx.session, user.id, active=True):
+            if was_away and awaits(board, user.id):
+                back_from_vacation(ctx, board, user)
             reschedule(ctx.session, board)
     said = (
         "on vacation: no reminders and no forfeits until 'vacation ... off'"
@@ -200,6 +205,16 @@ def vacation(ctx: Context, command: commands.Vacation) -> None:
         main_address(user), f"pbem vacation {user.userid} {choice}", f"You are {said}.\n"
     )
     ctx.reply.did(Effect.PREFERENCE_SET)
+
+
+def back_from_vacation(ctx: Context, board: Board, user: User) -> None:
+    """A board that waited for the player while away: a reminder now, and a
+    whole nag period before it can be forfeited."""
+    if board.forfeit_days:
+        board.forfeit_not_before = ctx.now + timedelta(days=board.nag_days or 1)
+    if board.nag_days:
+        board.nagged_at = ctx.now
+        nag(ctx, board, user, ctx.now - board.updated_at)
 
 
 def stop(ctx: Context, command: commands.Stop) -> None:

@@ -20,7 +20,7 @@ Finished boards are archived 14 days after they ended.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
@@ -30,7 +30,14 @@ from sqlalchemy.orm import QueryableAttribute, Session, sessionmaker
 
 from ..games import get_game
 from ..store import Board, BoardPlayer, BoardStatus, Ending, ProcessedMessage, User, Vote, reading
-from ..store.boards import NAG_EVERY, finished_here, rebuild, reschedule, time_used
+from ..store.boards import (
+    NAG_EVERY,
+    finished_here,
+    forfeit_time,
+    rebuild,
+    reschedule,
+    time_used,
+)
 from .accounts import main_address
 from .board_mail import board_body, players_of, view_in
 from .context import Context
@@ -125,11 +132,15 @@ def check_board(ctx: Context, board: Board) -> None:
         reason = f"{names[seat]} ran out of time ({board.total_days} days in all)"
         forfeit(ctx, board, seat, reason, Ending.OUT_OF_TIME)
         return
-    if board.forfeit_days and waited >= timedelta(days=board.forfeit_days):
-        proposals = ctx.session.scalars(
-            select(Vote.kind).where(Vote.board_id == board.id, Vote.kind == "draw")
-        ).all()
-        if proposals:
+    forfeit_at = forfeit_time(board)
+    if forfeit_at is not None and ctx.now >= forfeit_at:
+        votes = draw_votes(ctx, board)
+        if votes:
+            proposed = min(vote.created_at for vote in votes)
+            if board.nagged_at is None or board.nagged_at <= proposed:
+                # each who has not voted hears of it, a day before it stands
+                remind_of_draw(ctx, board, not_voted(board, votes), delay=True)
+                return
             reason = "drawn: the proposal stood unanswered until the forfeit time"
             end_board(ctx, board, rebuild(board), None, reason, Ending.STANDING_DRAW)
             return
@@ -141,6 +152,43 @@ def check_board(ctx: Context, board: Board) -> None:
         if last is None or last < board.updated_at or ctx.now - last >= NAG_EVERY:
             board.nagged_at = ctx.now
             nag(ctx, board, player, waited)
+            votes = draw_votes(ctx, board)
+            others = [user for user in not_voted(board, votes) if user.id != player.id]
+            if votes and others:  # everyone asked about the draw hears of it too
+                remind_of_draw(ctx, board, others, delay=False)
+    reschedule(ctx.session, board)
+
+
+def draw_votes(ctx: Context, board: Board) -> Sequence[Vote]:
+    return ctx.session.scalars(
+        select(Vote).where(Vote.board_id == board.id, Vote.kind == "draw")
+    ).all()
+
+
+def not_voted(board: Board, votes: Sequence[Vote]) -> list[User]:
+    """The players who have not voted for the draw proposed on the board."""
+    voted = {vote.seat for vote in votes}
+    return [player.user for player in board.players if player.seat not in voted]
+
+
+def remind_of_draw(ctx: Context, board: Board, players: list[User], *, delay: bool) -> None:
+    """Tell each player who has not voted that the draw proposed on the
+    board is taken as accepted at the forfeit time without their answer
+    (`delay`: that time is now, so it waits a day for them)."""
+    title = get_game(board.game).title
+    if delay:
+        board.forfeit_not_before = ctx.now + NAG_EVERY
+        board.nagged_at = ctx.now
+    deadline = forfeit_time(board)
+    for user in players:
+        ctx.reply.send(
+            main_address(user),
+            f"{title} Board {board.id} {user.userid} (reminder: a draw is proposed)",
+            f"A draw is proposed on board {board.id} and you have not answered. Without "
+            f"an answer by {deadline:%Y-%m-%d %H:%M} UTC the board is drawn: "
+            f"'{board.game} accept {board.id} {user.userid} PASSWORD' agrees now, "
+            f"'{board.game} reject {board.id} {user.userid} PASSWORD' refuses it.\n",
+        )
     reschedule(ctx.session, board)
 
 
@@ -148,7 +196,7 @@ def nag(ctx: Context, board: Board, player: User, waited: timedelta) -> None:
     title = get_game(board.game).title
     lines = [f"It has been your move on board {board.id} for {waited.days} days."]
     if board.forfeit_days:
-        deadline = board.updated_at + timedelta(days=board.forfeit_days)
+        deadline = forfeit_time(board)
         lines.append(f"Without a move by {deadline:%Y-%m-%d %H:%M} UTC you forfeit.")
     lines.append(f"On vacation? 'vacation {player.userid} PASSWORD on' stops the clock.")
     seat = board.to_move

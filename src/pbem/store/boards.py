@@ -118,6 +118,17 @@ def time_used(board: Board, moves: Sequence[MoveRow], seat: int, now: datetime) 
     return used
 
 
+def forfeit_time(board: Board) -> datetime | None:
+    """When the player to move forfeits: the forfeit time after the board's
+    last change, but never before `forfeit_not_before` (None: no forfeit)."""
+    if not board.forfeit_days:
+        return None
+    forfeit = board.updated_at + timedelta(days=board.forfeit_days)
+    if board.forfeit_not_before is not None:
+        forfeit = max(forfeit, board.forfeit_not_before)
+    return forfeit
+
+
 def due_time(board: Board, moves: Sequence[MoveRow] | None = None) -> datetime | None:
     """When the periodic job must next look at the board: the first of its
     nag, its forfeit, and the player to move's total time running out
@@ -133,8 +144,9 @@ def due_time(board: Board, moves: Sequence[MoveRow] | None = None) -> datetime |
         if board.nagged_at is not None and board.nagged_at >= board.updated_at:
             nag = max(nag, board.nagged_at + NAG_EVERY)
         times.append(nag)
-    if board.forfeit_days:
-        times.append(board.updated_at + timedelta(days=board.forfeit_days))
+    forfeit = forfeit_time(board)
+    if forfeit is not None:
+        times.append(forfeit)
     if board.total_days:
         rows = board.moves if moves is None else moves
         previous = rows[-1].played_at if rows else board.created_at

@@ -144,6 +144,9 @@ class Board(Base):
     # Challenged with --hints: its players may ask the engine (`GAME hint`).
     hints: Mapped[bool] = mapped_column(default=False, server_default=false())
     nagged_at: Mapped[datetime | None]  # the last reminder to the player to move
+    # no forfeit before this (a full nag period after a vacation; a day
+    # after the players who had not voted on a draw were reminded)
+    forfeit_not_before: Mapped[datetime | None]
     to_move: Mapped[int | None]
     due_at: Mapped[datetime | None]
     created_at: Mapped[datetime]
