@@ -218,3 +218,31 @@ def test_chat_and_proposals_reach_subscribers_and_anyone_may_chat(door: Door) ->
     assert {m.to for m in proposed} == {ANN, BOB, carol}
     rejected = exchange(door, ANN, "vasco reject 1 ann annpass1")
     assert {m.to for m in rejected} == {ANN, BOB, carol}
+
+
+def test_the_game_over_mail_gives_pbmserv_ratings_with_the_pull_towards_1720(
+    door: Door,
+) -> None:
+    """Two established active players average 1820, so each provisional
+    rating gets (1720 - 1820) / 5 = -20: the newcomers end at 1800 - 20 and
+    1400 - 20, whole numbers."""
+    from sqlalchemy import select
+
+    from pbem.store import Rating, User
+
+    exchange(door, "carol@example.org", "signup carol carolpw1")
+    exchange(door, "dave@example.org", "signup dave davepass1")
+    with door.server.sessions.begin() as session:
+        for name, rating in (("carol", 1800), ("dave", 1840)):
+            user = session.scalar(select(User).where(User.userid_key == name))
+            assert user is not None
+            session.add(
+                Rating(user_id=user.id, game="vasco", rating=rating, games=25,
+                       last_played=door.clock())
+            )  # fmt: skip
+    players(door)
+    exchange(door, ANN, "vasco move 1 ann annpass1 a0,0")
+    mails = exchange(door, BOB, "vasco move 1 bob bobpass1 a-1,-1")
+    text = to(mails, ANN).text
+    assert "ann's rating went down from 1600 to 1380 (provisional)." in text
+    assert "bob's rating went up from 1600 to 1780 (provisional)." in text

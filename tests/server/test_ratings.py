@@ -7,7 +7,13 @@ import pytest
 from sqlalchemy import Engine
 
 from pbem.server import Server
-from pbem.server.ratings import Standing, after_game, established_change, provisional_value
+from pbem.server.ratings import (
+    Standing,
+    after_game,
+    established_change,
+    provisional_value,
+    pull_of,
+)
 from pbem.store import session_factory
 
 NEW = Standing(1600, 0)
@@ -59,6 +65,30 @@ def test_the_twentieth_game_makes_a_player_established() -> None:
     assert later.rating == pytest.approx(after.rating)  # equal ratings, a draw
 
 
+def test_ratings_are_whole_numbers() -> None:
+    """pbmserv kept whole ratings: 2000 beating 1600 gains 2.9, so 2003."""
+    strong, weak = Standing(2000, 50), Standing(1600, 50)
+    assert after_game(strong, weak, 1.0) == Standing(2003, 51)
+    assert after_game(weak, strong, 0.0) == Standing(1597, 51)
+    assert after_game(Standing(1700, 30), Standing(1500, 10), 1.0).rating == 1704  # +3.8
+
+
+def test_the_pull_towards_1720_on_worked_examples() -> None:
+    """A provisional rating gets a fifth of how far the game's average
+    established active rating is below 1720 (negative when above)."""
+    assert pull_of(None) == 0  # no established active player: no pull
+    assert pull_of(1820) == -20  # (1720 - 1820) / 5
+    assert pull_of(1620) == 20
+    # two newcomers where the established players average 1820: 1800 - 20 and 1400 - 20
+    assert after_game(NEW, NEW, 1.0, pull_of(1820)) == Standing(1780, 1, 1800)
+    assert after_game(NEW, NEW, 0.0, pull_of(1820)) == Standing(1380, 1, 1400)
+    # the sum of values stays unpulled, and each game adds the pull of its time:
+    # then beating a newcomer is worth (1780 + 1600) / 2 + 200 = 1890 (the
+    # ratings before the game), and the rating is (1800 + 1890) / 2 + 20 = 1865
+    me = Standing(1780, 1, 1800)
+    assert after_game(me, NEW, 1.0, pull_of(1620)) == Standing(1865, 2, 3690)
+
+
 @pytest.fixture
 def server(engine: Engine) -> Server:
     from tests.server.test_commands import CheckedServer, Clock
@@ -103,7 +133,7 @@ def test_limit_and_seek(server: Server) -> None:
     [table] = server.handle("x@example.org", "trugo standings")
     assert any("bob" in line and line.rstrip().endswith("2") for line in table.body.splitlines())
     [error] = server.handle("alice@example.org", "trugo limit alice pw-alice many")
-    assert "or none" in error.body
+    assert "none (no limit), accept or reject" in error.body
 
 
 def test_rated_endings_at_once_all_count(engine: Engine) -> None:

@@ -4,18 +4,21 @@ Everyone starts at 1600. A player with fewer than 20 games is provisional:
 their rating is the average of one value per game, the opponent's rating
 plus 400 times the outcome (-1, 0, 1) against an established opponent, or
 the average of both ratings plus 200 times the outcome against a provisional
-one. An established player's rating moves by the Elo formula
+one; plus a fifth of how far the average rating of the game's active
+established players is below 1720 (pbmserv's pull, keeping that average
+near 1720). An established player's rating moves by the Elo formula
 K * (w - 1 / (1 + 10^((r2 - r1) / 400))) with w 1, 0.5 or 0 and K = 32,
 scaled by n/20 against a provisional opponent with n games. Both players'
-changes are worked out from the ratings before the game.
+changes are worked out from the ratings before the game; ratings are kept
+as whole numbers, as pbmserv kept them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
@@ -25,6 +28,9 @@ from ..store import Board, BoardStatus, Rating, RatingEvent
 START = 1600.0
 ESTABLISHED = 20  # games
 K = 32.0
+TARGET = 1720.0  # where the pull keeps the average established active rating
+PULL = 5  # a provisional rating gets (TARGET - that average) / PULL
+INACTIVE_AFTER = timedelta(days=180)  # no game finished for this long: inactive
 
 
 @dataclass(frozen=True)
@@ -56,13 +62,33 @@ def established_change(me: Standing, opponent: Standing, score: float) -> float:
     return k * (score - expected)
 
 
-def after_game(me: Standing, opponent: Standing, score: float) -> Standing:
-    """The player's standing after one game against `opponent`."""
+def after_game(me: Standing, opponent: Standing, score: float, pull: float = 0.0) -> Standing:
+    """The player's standing after one game against `opponent`, the rating
+    a whole number; `pull` is added to a provisional rating (`pull_of`)."""
     games = me.games + 1
     if me.established:
-        return Standing(me.rating + established_change(me, opponent, score), games)
+        return Standing(round(me.rating + established_change(me, opponent, score)), games)
     total = me.provisional_sum + provisional_value(me, opponent, round(2 * score) - 1)
-    return Standing(total / games, games, total)
+    return Standing(round(total / games + pull), games, total)
+
+
+def pull_of(average: float | None) -> float:
+    """What a provisional rating gets for the game's average established
+    active rating (None: there is no such player, and no pull)."""
+    return 0.0 if average is None else (TARGET - average) / PULL
+
+
+def established_average(session: Session, game: str, now: datetime) -> float | None:
+    """The average rating of the game's established players who finished a
+    game within INACTIVE_AFTER (None: there are none)."""
+    value = session.scalar(
+        select(func.avg(Rating.rating)).where(
+            Rating.game == game,
+            Rating.games >= ESTABLISHED,
+            Rating.last_played >= now - INACTIVE_AFTER,
+        )
+    )
+    return None if value is None else float(value)
 
 
 def rating_row(session: Session, user_id: int, game: str) -> Rating:
@@ -124,9 +150,10 @@ def rate_finished_boards(session: Session, now: datetime) -> None:
             else ((1.0, 0.0) if board.winner == 0 else (0.0, 1.0))
         )
         before = [Standing(r.rating, r.games, r.provisional_sum) for r in (first, second)]
+        pull = pull_of(established_average(session, board.game, now))
         for index, row in enumerate((first, second)):
             mine, theirs = before[index], before[1 - index]
-            new = after_game(mine, theirs, scores[index])
+            new = after_game(mine, theirs, scores[index], pull)
             row.rating, row.games, row.provisional_sum = new.rating, new.games, new.provisional_sum
             row.wins += scores[index] == 1.0
             row.losses += scores[index] == 0.0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.orm import Session, aliased
@@ -14,9 +14,7 @@ from . import commands
 from .accounts import main_address, user_named
 from .context import Context, login
 from .errors import CommandError
-from .ratings import ESTABLISHED, rating_row
-
-INACTIVE_AFTER = timedelta(days=180)
+from .ratings import ESTABLISHED, INACTIVE_AFTER, rating_row
 
 
 def active_boards(ctx: Context, user_id: int, game: str) -> int:
