@@ -296,3 +296,37 @@ def test_subscribe_with_the_board_first_as_pbmserv_wrote_it(door: Door) -> None:
     exchange(door, CAROL, "vasco sub 1 carol carolpw1")
     copies = exchange(door, ANN, "vasco move 1 ann annpass1 a0,0")
     assert CAROL in {m.to for m in copies}
+
+
+def test_message_to_several_players(door: Door) -> None:
+    players(door)
+    exchange(door, CAROL, "signup carol carolpw1")
+    mails = exchange(door, ANN, "message ann annpass1 bob carol", "Tea at five?")
+    told = {m.to: m for m in mails if m.subject == "pbem message from ann"}
+    assert set(told) == {BOB, CAROL}
+    assert told[BOB].text.startswith("ann writes (to you and carol):\n> Tea at five?")
+    sent = next(m for m in mails if m.to == ANN)
+    assert sent.subject == "pbem message to bob, carol"
+
+
+def test_signup_and_change_address_with_several_addresses(door: Door) -> None:
+    [welcome] = exchange(door, ANN, "signup ann annpass1 ann@example.org ann@work.example")
+    assert "Commands may come from ann@work.example too." in welcome.text
+    [games] = exchange(door, "ann@work.example", "vasco games next")  # known there
+    assert games.text.startswith("Vasco next boards of ann:")
+    [changed] = exchange(
+        door, ANN, "change address ann annpass1 ann@home.example ann@phone.example"
+    )
+    assert "now goes to ann@home.example" in changed.text
+    assert "Commands may come from ann@phone.example too." in changed.text
+    [again] = exchange(door, "ann@phone.example", "vasco games next")
+    assert again.to == "ann@phone.example" and again.text.startswith("Vasco next boards of ann:")
+
+
+def test_list_and_help_take_several_games_and_subjects(door: Door) -> None:
+    players(door)
+    [both] = exchange(door, CAROL, "list vasco trugo")
+    assert both.subject == "pbem list vasco trugo"
+    assert "players of Vasco:" in both.text and "players of Trugo:" in both.text
+    helped = exchange(door, CAROL, "help vasco timing")
+    assert [m.subject for m in helped] == ["Vasco help", "pbem help timing"]

@@ -94,7 +94,15 @@ LINES: dict[str, commands.Command] = {
     "help tutorial": commands.Help(subject="tutorial"),
     "help commands": commands.Help(subject="commands"),
     "help trugo": commands.Help(game="trugo"),
-    "list vacu": commands.ListPlayers(game="vacu"),
+    "list vacu": commands.ListPlayers(games=("vacu",)),
+    "list vacu trugo": commands.ListPlayers(games=("vacu", "trugo")),
+    "help vasco tutorial": commands.Help(game="vasco", more=("tutorial",)),
+    "message ann pw bob carol": commands.Message(
+        userid="ann", password="pw", to="bob", also=("carol",)
+    ),
+    "signup ann pw a@x.org b@x.org": commands.Signup(
+        userid="ann", password="pw", address="a@x.org", also=("b@x.org",)
+    ),
     "all show ann next": commands.AllShow(player="ann", selector="next"),
     "vasco standings": commands.Standings(game="vasco"),
     "vasco ratings": commands.Standings(game="vasco"),

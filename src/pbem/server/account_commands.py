@@ -60,15 +60,20 @@ def signup(ctx: Context, command: commands.Signup) -> None:
     userid = check_userid(command.userid)
     password = check_password(command.password)
     address = check_address(command.address or ctx.sender)
+    also = [check_address(extra) for extra in command.also]
     if find_user(ctx.session, userid) is not None:
         raise CommandError(
             f"The userid '{userid}' is taken (userids ignore case): pick another.", kind=CONFLICT
         )
-    if find_address(ctx.session, address) is not None:
-        raise CommandError(
-            f"The address {address} already belongs to an account; one address, one account.",
-            kind=CONFLICT,
-        )
+    keys = [one.lower() for one in (address, *also)]
+    if len(set(keys)) != len(keys):
+        raise CommandError("An address is named twice: name each once.")
+    for one in (address, *also):
+        if find_address(ctx.session, one) is not None:
+            raise CommandError(
+                f"The address {one} already belongs to an account; one address, one account.",
+                kind=CONFLICT,
+            )
     user = User(
         userid=userid,
         userid_key=userid.lower(),
@@ -77,7 +82,7 @@ def signup(ctx: Context, command: commands.Signup) -> None:
         vacation=False,
         created_at=ctx.now,
     )
-    user.addresses = [Address(address=address, address_key=address.lower())]
+    user.addresses = [Address(address=one, address_key=one.lower()) for one in (address, *also)]
     try:
         with ctx.session.begin_nested():  # a savepoint: a lost race leaves the rest usable
             ctx.session.add(user)
@@ -91,7 +96,8 @@ def signup(ctx: Context, command: commands.Signup) -> None:
         address,
         f"pbem signup {userid}",
         f"Welcome, {userid}: your account is ready, with mail going to {address}.\n"
-        f"Send 'help' for the commands.\n{bots_on_offer(ctx.session, userid)}",
+        + (f"Commands may come from {', '.join(also)} too.\n" if also else "")
+        + f"Send 'help' for the commands.\n{bots_on_offer(ctx.session, userid)}",
     )
 
 
@@ -169,11 +175,31 @@ def change(ctx: Context, command: commands.Change) -> None:
         user.addresses[0].address = address
         user.addresses[0].address_key = address.lower()
     ctx.session.flush()
+    added = add_addresses(ctx, user, command.also)
     ctx.reply.send(
         [old, address],
         f"pbem change address {user.userid}",
-        f"Mail for {user.userid} now goes to {address} instead of {old}.\n",
+        f"Mail for {user.userid} now goes to {address} instead of {old}.\n"
+        + (f"Commands may come from {', '.join(added)} too.\n" if added else ""),
     )
+
+
+def add_addresses(ctx: Context, user: User, addresses: tuple[str, ...]) -> list[str]:
+    """More addresses the user may send commands from (those they have
+    already are left as they are); refused if another account has one."""
+    added = []
+    for extra in addresses:
+        one = check_address(extra)
+        owner = find_address(ctx.session, one)
+        if owner is not None and owner.user_id != user.id:
+            raise CommandError(
+                f"The address {one} already belongs to another account.", kind=CONFLICT
+            )
+        if owner is None:
+            user.addresses.append(Address(address=one, address_key=one.lower()))
+            ctx.session.flush()
+            added.append(one)
+    return added
 
 
 def vacation(ctx: Context, command: commands.Vacation) -> None:
@@ -326,17 +352,22 @@ def board_players_of(ctx: Context, user: User) -> list[BoardPlayer]:
 def message(ctx: Context, command: commands.Message) -> None:
     """A private message: the comment goes to another player."""
     user = login(ctx, command.userid, command.password)
-    target = user_named(ctx.session, command.to)
+    named = [user_named(ctx.session, name) for name in (command.to, *command.also)]
+    targets = list({target.id: target for target in named}.values())
     if not command.comment.strip():
         raise CommandError("A message needs words: write them in the body of the mail.")
     text = "\n".join(f"> {line}" for line in command.comment.strip().splitlines())
-    ctx.reply.send(
-        main_address(target),
-        f"pbem message from {user.userid}",
-        f"{user.userid} writes:\n{text}\n\nReply with 'message {target.userid} PASSWORD "
-        f"{user.userid}'.\n",
-    )
-    ctx.reply.send(ctx.sender, f"pbem message to {target.userid}", "Your message was sent.\n")
+    names = ", ".join(target.userid for target in targets)
+    for target in targets:
+        also = [t.userid for t in targets if t.id != target.id]
+        ctx.reply.send(
+            main_address(target),
+            f"pbem message from {user.userid}",
+            f"{user.userid} writes"
+            + (f" (to you and {', '.join(also)})" if also else "")
+            + f":\n{text}\n\nReply with 'message {target.userid} PASSWORD {user.userid}'.\n",
+        )
+    ctx.reply.send(ctx.sender, f"pbem message to {names}", f"Your message was sent to {names}.\n")
 
 
 def all_show(ctx: Context, command: commands.AllShow) -> None:
@@ -363,24 +394,30 @@ def all_show(ctx: Context, command: commands.AllShow) -> None:
 
 
 def list_users(ctx: Context, command: commands.ListPlayers) -> None:
-    """Every player, or (`list GAME`) every player of that game with their
-    rating; the bots marked, with their level."""
-    query = select(User).order_by(User.userid_key)
-    ratings: dict[int, Rating] = {}
-    title = ""
-    if command.game is not None:
-        game = game_named(command.game)
-        title = f" of {game.title}"
-        rows = ctx.session.scalars(select(Rating).where(Rating.game == game.name)).all()
-        ratings = {row.user_id: row for row in rows}
-        query = query.where(User.id.in_(ratings))
-    users = ctx.session.scalars(query).all()
-    lines = [f"{len(users)} players{title}:"]
-    for user in users:
-        line = f"  {user.userid}"
-        if user.id in ratings:
-            row = ratings[user.id]
-            line += f"  rating {row.rating:.0f}, {row.games} games"
-        lines.append(line + (f" (bot, {user.bot_level} level)" if user.is_bot else ""))
-    topic = "pbem list" + ("" if command.game is None else f" {command.game}")
-    ctx.reply.send(ctx.sender, topic, "\n".join(lines) + "\n")
+    """Every player, or (`list GAME ...`) every player of those games with
+    their rating; the bots marked, with their level."""
+    if not command.games:
+        users = ctx.session.scalars(select(User).order_by(User.userid_key)).all()
+        every = [f"{len(users)} players:"] + [f"  {user.userid}{bot_note(user)}" for user in users]
+        ctx.reply.send(ctx.sender, "pbem list", "\n".join(every) + "\n")
+        return
+    lines: list[str] = []
+    for name in command.games:
+        game = game_named(name)
+        rows = ctx.session.execute(
+            select(Rating, User)
+            .join(User, User.id == Rating.user_id)
+            .where(Rating.game == game.name)
+            .order_by(User.userid_key)
+        ).all()
+        lines += [""] if lines else []
+        lines.append(f"{len(rows)} players of {game.title}:")
+        lines += [
+            f"  {user.userid}  rating {row.rating:.0f}, {row.games} games{bot_note(user)}"
+            for row, user in rows
+        ]
+    ctx.reply.send(ctx.sender, f"pbem list {' '.join(command.games)}", "\n".join(lines) + "\n")
+
+
+def bot_note(user: User) -> str:
+    return f" (bot, {user.bot_level} level)" if user.is_bot else ""

@@ -409,19 +409,24 @@ def read_game_help(game: Game, words: list[str], body: str) -> commands.Help:
 
 
 def read_help(words: list[str], body: str) -> commands.Help:
-    """`help [GAME|commands|tutorial|ratings|timing|mail]`."""
+    """`help [GAME|commands|tutorial|ratings|timing|mail] ...`: several
+    subjects, a mail each."""
     subjects = ("commands", *HELP_SUBJECTS)
-    usage(f"help [GAME|{'|'.join(subjects)}]", words, 0, 1)
-    if words and words[0].lower() in subjects:
-        return commands.Help(subject=words[0].lower(), comment=body)
-    game = game_named(words[0]).name if words else None
-    return commands.Help(game=game, comment=body)
+    usage(f"help [GAME|{'|'.join(subjects)}] ...", words, 0, 8)
+    named = []
+    for word in words:
+        named.append(word.lower() if word.lower() in subjects else game_named(word).name)
+    if not named:
+        return commands.Help(comment=body)
+    first, more = named[0], tuple(named[1:])
+    if first in subjects:
+        return commands.Help(subject=first, more=more, comment=body)
+    return commands.Help(game=first, more=more, comment=body)
 
 
 def read_list(words: list[str], body: str) -> commands.ListPlayers:
-    usage("list [GAME]", words, 0, 1)
-    game = game_named(words[0]).name if words else None
-    return commands.ListPlayers(game=game, comment=body)
+    usage("list [GAME ...]", words, 0, 8)
+    return commands.ListPlayers(games=tuple(game_named(word).name for word in words), comment=body)
 
 
 def read_all(words: list[str], body: str) -> commands.AllShow:
@@ -436,12 +441,16 @@ def read_all(words: list[str], body: str) -> commands.AllShow:
 # ---------------------------------------------------------------- accounts
 
 
+MOST_ADDRESSES = 5  # in one signup or change address
+
+
 def read_signup(words: list[str], body: str) -> commands.Signup:
-    usage("signup USERID PASSWORD [ADDRESS]", words, 2, 3)
+    usage("signup USERID PASSWORD [ADDRESS ...]", words, 2, 2 + MOST_ADDRESSES)
     return commands.Signup(
         userid=words[0],
         password=words[1],
-        address=words[2] if len(words) == 3 else None,
+        address=words[2] if len(words) > 2 else None,
+        also=tuple(words[3:]),
         comment=body,
     )
 
@@ -452,16 +461,22 @@ def read_add(words: list[str], body: str) -> commands.AddAddress:
 
 
 CHANGE_FORM = (
-    "change password USERID PASSWORD NEWPASSWORD, or change address USERID PASSWORD NEWADDRESS"
+    "change password USERID PASSWORD NEWPASSWORD, or change address USERID PASSWORD NEWADDRESS ..."
 )
 
 
 def read_change(words: list[str], body: str) -> commands.Change:
-    usage(CHANGE_FORM, words, 4)
-    if words[0].lower() not in ("password", "address"):
+    usage(CHANGE_FORM, words, 4, 3 + MOST_ADDRESSES)
+    what = words[0].lower()
+    if what not in ("password", "address") or (what == "password" and len(words) > 4):
         raise CommandError(f"Write this command as: {CHANGE_FORM}")
     return commands.Change(
-        what=words[0].lower(), userid=words[1], password=words[2], new=words[3], comment=body
+        what=what,
+        userid=words[1],
+        password=words[2],
+        new=words[3],
+        also=tuple(words[4:]),
+        comment=body,
     )
 
 
@@ -488,9 +503,19 @@ def read_credentials(kind: type[commands.Acting], form: str) -> AccountReader:
     return read
 
 
+MOST_RECIPIENTS = 20  # players in one message
+
+
 def read_message(words: list[str], body: str) -> commands.Message:
-    usage("message USERID PASSWORD TOUSERID (the message in the body)", words, 3)
-    return commands.Message(userid=words[0], password=words[1], to=words[2], comment=body)
+    usage(
+        "message USERID PASSWORD TOUSERID ... (the message in the body)",
+        words,
+        3,
+        2 + MOST_RECIPIENTS,
+    )
+    return commands.Message(
+        userid=words[0], password=words[1], to=words[2], also=tuple(words[3:]), comment=body
+    )
 
 
 def read_stop(words: list[str], body: str) -> commands.Stop:

@@ -373,23 +373,26 @@ class History(OfGame):
 @dataclass(frozen=True, kw_only=True)
 class Help(Command):
     """Every command, a game's rules (`game`), or another subject
-    (`subject`, one of HELP_SUBJECTS)."""
+    (`subject`, one of HELP_SUBJECTS); `more`, further games or subjects,
+    a mail each."""
 
     game: str | None = None
     subject: str | None = None
+    more: tuple[str, ...] = ()
 
     def text(self) -> str:
-        return "help" + "".join(f" {word}" for word in (self.game, self.subject) if word)
+        words = [word for word in (self.game, self.subject) if word]
+        return " ".join(["help", *words, *self.more])
 
 
 @dataclass(frozen=True, kw_only=True)
 class ListPlayers(Command):
-    """The players; with `game`, those with a rating in that game."""
+    """The players; with `games`, those with a rating in each of them."""
 
-    game: str | None = None
+    games: tuple[str, ...] = ()
 
     def text(self) -> str:
-        return "list" + ("" if self.game is None else f" {self.game}")
+        return " ".join(["list", *self.games])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -409,14 +412,17 @@ class AllShow(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class Signup(Command):
-    """A new account; mail goes to `address` (None: the sender's)."""
+    """A new account; mail goes to `address` (None: the sender's), and
+    commands may come from the `also` addresses too."""
 
     userid: str
     password: str
     address: str | None = None
+    also: tuple[str, ...] = ()
 
     def text(self) -> str:
-        return f"signup {self.userid} PASSWORD" + (f" {self.address}" if self.address else "")
+        addresses = [self.address, *self.also] if self.address else []
+        return " ".join([f"signup {self.userid} PASSWORD", *addresses])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -437,10 +443,11 @@ class Change(Acting):
 
     what: str
     new: str
+    also: tuple[str, ...] = ()  # (an address change) more addresses to send from
 
     def text(self) -> str:
         new = "NEWPASSWORD" if self.what.lower() == "password" else self.new
-        return f"change {self.what} {self.userid} PASSWORD {new}"
+        return " ".join([f"change {self.what} {self.userid} PASSWORD {new}", *self.also])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -495,13 +502,14 @@ class Broadcast(Acting):
 
 @dataclass(frozen=True, kw_only=True)
 class Message(Acting):
-    """`comment` to the player `to`."""
+    """`comment` to the player `to` (and the `also` players)."""
 
     to: str
+    also: tuple[str, ...] = ()
     verb = "message"
 
     def tail(self) -> str:
-        return f" {self.to}"
+        return "".join(f" {name}" for name in (self.to, *self.also))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -95,13 +95,13 @@ class GameVerb(Verb):
 ACCOUNT_VERBS: tuple[AccountVerb, ...] = (
     AccountVerb(
         "help",
-        ("help [GAME|commands|tutorial|ratings|timing|mail]",),
+        ("help [GAME|commands|tutorial|ratings|timing|mail] ...",),
         "this list, a game's rules, or a subject",
         read=read_help,
     ),
     AccountVerb(
         "signup",
-        ("signup USERID PASSWORD [ADDRESS]",),
+        ("signup USERID PASSWORD [ADDRESS ...]",),
         "make an account (ADDRESS: the sender's)",
         read=read_signup,
     ),
@@ -115,12 +115,12 @@ ACCOUNT_VERBS: tuple[AccountVerb, ...] = (
         "change",
         (
             "change password USERID PASSWORD NEWPASSWORD",
-            "change address USERID PASSWORD NEWADDRESS",
+            "change address USERID PASSWORD NEWADDRESS ...",
         ),
         "a new password, or where your mail goes",
         read=read_change,
     ),
-    AccountVerb("list", ("list [GAME]",), "the players (of a game, rated)", read=read_list),
+    AccountVerb("list", ("list [GAME ...]",), "the players (of games, rated)", read=read_list),
     AccountVerb(
         "vacation",
         ("vacation USERID PASSWORD on|off",),
@@ -155,8 +155,8 @@ ACCOUNT_VERBS: tuple[AccountVerb, ...] = (
     ),
     AccountVerb(
         "message",
-        ("message USERID PASSWORD TOUSERID",),
-        "the body goes to that player",
+        ("message USERID PASSWORD TOUSERID ...",),
+        "the body goes to those players",
         read=read_message,
     ),
     AccountVerb(

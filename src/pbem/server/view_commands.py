@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from sqlalchemy import and_, func, select
 
 from ..documents import rules_text
+from ..games import GAMES
 from ..games.base import Game, MoveError, MoveSyntaxError, OptionError, State
 from ..store import Board, BoardPlayer, BoardStatus
 from ..store.boards import rebuild
@@ -204,11 +205,14 @@ def games(ctx: Context, game: Game, command: commands.Games) -> None:
 
 
 def help_text(ctx: Context, command: commands.Help) -> None:
-    """The list of commands, a game's rules, or another help subject."""
-    if command.game is not None:
-        game = game_named(command.game)
-        ctx.reply.send(ctx.sender, f"{game.title} help", rules_text(game))
-    elif command.subject is not None and command.subject != "commands":
-        ctx.reply.send(ctx.sender, f"pbem help {command.subject}", HELP_SUBJECTS[command.subject])
-    else:
-        ctx.reply.send(ctx.sender, "pbem help", command_list())
+    """The list of commands, a game's rules, or another help subject; a
+    mail for each subject named."""
+    first = command.game or command.subject
+    for topic in (first, *command.more):
+        if topic in GAMES:
+            game = game_named(topic)
+            ctx.reply.send(ctx.sender, f"{game.title} help", rules_text(game))
+        elif topic in HELP_SUBJECTS:
+            ctx.reply.send(ctx.sender, f"pbem help {topic}", HELP_SUBJECTS[topic])
+        else:
+            ctx.reply.send(ctx.sender, "pbem help", command_list())
