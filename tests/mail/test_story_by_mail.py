@@ -246,3 +246,21 @@ def test_the_game_over_mail_gives_pbmserv_ratings_with_the_pull_towards_1720(
     text = to(mails, ANN).text
     assert "ann's rating went down from 1600 to 1380 (provisional)." in text
     assert "bob's rating went up from 1600 to 1780 (provisional)." in text
+
+
+def test_a_player_may_play_both_seats_of_a_board_they_start_and_it_is_never_rated(
+    door: Door,
+) -> None:
+    exchange(door, ANN, "signup ann annpass1")
+    exchange(door, BOB, "signup bob bobpass1")
+    [refused] = exchange(door, ANN, "vasco challenge bob bob")
+    assert "only on a board they start themselves" in refused.text
+    [new] = exchange(door, ANN, "vasco challenge ann ann -size=3")  # one mail, not two
+    assert (new.to, new.subject) == (ANN, "New Vasco Board 1 ann")
+    [first] = exchange(door, ANN, "vasco move 1 ann annpass1 a0,0#1")
+    assert first.subject == "Vasco Board 1 ann"  # ann again, on the other seat
+    [over] = exchange(door, ANN, "vasco move 1 ann annpass1 a-1,-1#2")
+    assert over.subject == "Vasco Board 1 game over"
+    assert "This game was not rated." in over.text
+    [listed] = exchange(door, BOB, "list vasco")
+    assert "  ann  rating 1600, 0 games" in listed.text  # the board counted for nothing

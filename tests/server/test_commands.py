@@ -137,7 +137,7 @@ def test_challenge_starts_a_board_and_mails_both_players(server: Server) -> None
     [
         ("vasco challenge alice", "Vasco needs 2 players"),
         ("vasco challenge alice carol", "There is no user 'carol'"),
-        ("vasco challenge alice ALICE", "against themselves"),
+        ("vasco challenge bob BOB", "only on a board they start themselves"),
         ("vasco challenge alice bob -size=0", "-size=0 is too small"),
         ("vasco challenge alice bob -colour", "Unknown option -colour"),
         ("vasco challenge alice bob --nagtime=9 --forfeittime=5", "must be longer"),

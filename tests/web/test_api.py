@@ -536,7 +536,7 @@ def test_challenge_errors(client: TestClient, tokens: dict[str, str]) -> None:
         )
 
     refused(attempt(second="nobody"), 404, "There is no user 'nobody'")
-    refused(attempt(second="alice"), 422, "cannot be challenged to play against themselves")
+    refused(attempt(second="alice"), 422, "only on a board they start themselves")
     refused(attempt(options=["-colour=red"]), 422, "Unknown option -colour for Vasco")
     refused(attempt(options=["-size=0"]), 422, "too small")
     refused(attempt(nagtime=10, forfeittime=5), 422, "must be longer than the nag time")

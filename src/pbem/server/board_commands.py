@@ -79,17 +79,21 @@ def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
                 f"{user.userid} has signed off and cannot be challenged until they sign on.",
                 kind=CONFLICT,
             )
-    if len({user.id for user in users}) != len(users):
-        raise CommandError(
-            "A player cannot be challenged to play against themselves: name two players."
-        )
     if all(user.is_bot for user in users):
         raise CommandError(
             "Bots play only against people: name at least one player who is not a bot "
             f"('{game.name} challenge YOU {users[0].userid}')."
         )
     sent_by = sender_account(ctx)
-    for user in sorted(users, key=lambda user: user.id):  # rows locked in user-id order
+    if ctx.trusted_user is not None:
+        sent_by = ctx.trusted_user
+    alone = len({user.id for user in users}) != len(users)
+    if alone and (sent_by is None or {user.id for user in users} != {sent_by.id}):
+        raise CommandError(
+            "A player may play against themselves (to try a game; never rated) only on a "
+            "board they start themselves: name two players, or challenge yourself twice."
+        )
+    for user in sorted(set(users), key=lambda user: user.id):  # rows locked in user-id order
         standing = rating_row(ctx.session, user.id, game.name)
         if standing.rejects and (sent_by is None or sent_by.id != user.id):
             raise CommandError(
@@ -125,7 +129,7 @@ def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
         )
     except OptionError as error:
         raise CommandError(f"{error} Write this command as: {form}") from None
-    for user in users:
+    for user in {user.id: user for user in users}.values():
         standing = rating_row(ctx.session, user.id, game.name)
         standing.seeking = max(0, standing.seeking - 1)
     bots = [player for player in board.players if player.user.is_bot]

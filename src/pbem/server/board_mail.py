@@ -20,6 +20,7 @@ from ..store import Board, Subscription, User
 from ..store.positions import text_board
 from .accounts import main_address
 from .board_view import BoardView, as_shown, read_view
+from .context import seat_of
 from .game_over import game_over_story
 from .messages import BoardView as ShownBoard
 
@@ -173,8 +174,8 @@ def send_board(
     sent: set[str] = set()
     for player in board.players:
         user = player.user
-        if user.mail_preference != "every":
-            continue
+        if user.mail_preference != "every" or player.seat != seat_of(board, user):
+            continue  # (a player on several seats gets one mail, drawn for their turn)
         body = board_body(
             view, state, player.seat, comment=comment, commenter=commenter, watchers=names,
             said=said,

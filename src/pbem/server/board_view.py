@@ -191,11 +191,15 @@ class BoardView:
         return POSITIONS.options(self.game, self.options)
 
     def seat_of(self, userid: str | None) -> int | None:
-        """The seat of this userid (any case), None for a watcher."""
+        """The seat of this userid (any case), None for a watcher: the seat
+        to move when it is one of theirs (a player alone on a board)."""
         if userid is None:
             return None
         key = userid.lower()
-        return next((s for s, name in enumerate(self.players) if name.lower() == key), None)
+        seats = [s for s, name in enumerate(self.players) if name.lower() == key]
+        if self.to_move in seats:
+            return self.to_move
+        return seats[0] if seats else None
 
     def proposals(self) -> dict[str, list[str]]:
         """Open proposals: kind -> the userids who voted for it."""

@@ -70,9 +70,11 @@ def board_of(ctx: Context, game: Game, number: int) -> Board:
 
 
 def seat_of(board: Board, user: User) -> int:
-    for player in board.players:
-        if player.user_id == user.id:
-            return player.seat
+    """The user's seat on the board: the seat to move when it is one of
+    theirs (a player may take several seats, to try a game alone)."""
+    seats = [player.seat for player in board.players if player.user_id == user.id]
+    if seats:
+        return board.to_move if board.to_move in seats else seats[0]
     raise CommandError(
         f"{user.userid} does not play on board {board.id}: only its players may do that "
         "(anyone may show it).",

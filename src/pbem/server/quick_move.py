@@ -189,8 +189,8 @@ def quick_move(
         return None
     with reader.connect() as connection:
         seats = connection.execute(_SEATS, {"board": view.id}).all()
-    if not seats or seats[0].busy:
-        return None
+    if not seats or seats[0].busy or len({row.userid_key for row in seats}) != len(seats):
+        return None  # (busy, or a player alone on the board: the full path)
     nagged_at = seats[0].nagged_at
     mover = next((row for row in seats if row.userid_key == command.userid.lower()), None)
     if mover is None or not mover.address_keys:

@@ -34,23 +34,23 @@ def undo(ctx: Context, game: Game, command: commands.Undo) -> None:
 
 
 def vote(ctx: Context, game: Game, command: commands.OnBoard, kind: str) -> None:
-    board, seat, user = voter(ctx, game, command)
+    board, _, user = voter(ctx, game, command)
     if kind == "undo" and board.version == 0:
         raise CommandError(
             f"Board {board.id} has no move to take back yet.", board.id, kind=CONFLICT
         )
     if not game.can_undo and kind == "undo":
         raise CommandError(f"{game.title} does not allow taking moves back.", board.id)
-    cast(ctx, board, seat, kind)
+    cast(ctx, board, user, kind)
     if not carry(ctx, board, kind, user, command.comment):
         announce(ctx, board, f"{user.userid} proposes {WHAT[kind]}", kind, user, command.comment)
 
 
 def accept(ctx: Context, game: Game, command: commands.OnBoard) -> None:
     """Vote for every proposal open on the board."""
-    board, seat, user = voter(ctx, game, command)
+    board, _, user = voter(ctx, game, command)
     for kind in open_kinds(ctx, board):
-        cast(ctx, board, seat, kind)
+        cast(ctx, board, user, kind)
         if not carry(ctx, board, kind, user, command.comment):
             what = f"{user.userid} accepts {WHAT[kind]}"
             announce(ctx, board, what, kind, user, command.comment)
@@ -108,13 +108,16 @@ def voted_seats(ctx: Context, board: Board, kind: str) -> set[int]:
     )
 
 
-def cast(ctx: Context, board: Board, seat: int, kind: str) -> None:
-    exists = ctx.session.scalar(
-        select(Vote).where(Vote.board_id == board.id, Vote.kind == kind, Vote.seat == seat)
-    )
-    if exists is None:
-        ctx.session.add(Vote(board_id=board.id, kind=kind, seat=seat, created_at=ctx.now))
-        ctx.session.flush()
+def cast(ctx: Context, board: Board, user: User, kind: str) -> None:
+    """The user's vote, for each of their seats (a player alone on a board
+    holds both)."""
+    for seat in (player.seat for player in board.players if player.user_id == user.id):
+        exists = ctx.session.scalar(
+            select(Vote).where(Vote.board_id == board.id, Vote.kind == kind, Vote.seat == seat)
+        )
+        if exists is None:
+            ctx.session.add(Vote(board_id=board.id, kind=kind, seat=seat, created_at=ctx.now))
+            ctx.session.flush()
 
 
 def carry(ctx: Context, board: Board, kind: str, user: User, comment: str) -> bool:
