@@ -264,3 +264,32 @@ def test_a_player_may_play_both_seats_of_a_board_they_start_and_it_is_never_rate
     assert "This game was not rated." in over.text
     [listed] = exchange(door, BOB, "list vasco")
     assert "  ann  rating 1600, 0 games" in listed.text  # the board counted for nothing
+
+
+def test_notify_tells_when_boards_end_and_newboards_announces_new_ones(door: Door) -> None:
+    carol, dave = "carol@example.org", "dave@example.org"
+    exchange(door, carol, "signup carol carolpw1")
+    exchange(door, dave, "signup dave davepass1")
+    [on] = exchange(door, carol, "vasco notify carol carolpw1")  # alone: on, as a toggle
+    assert "carol gets a mail when any Vasco board ends." in on.text
+    exchange(door, dave, "vasco newboards dave davepass1 on")
+    exchange(door, ANN, "signup ann annpass1")
+    exchange(door, BOB, "signup bob bobpass1")
+    mails = exchange(door, ANN, "vasco challenge ann bob -size=3")
+    [news] = [m for m in mails if m.to == dave]
+    assert news.subject == "Vasco Board 1 started"
+    assert "'vasco newboards dave PASSWORD off' stops these mails." in news.text
+    exchange(door, ANN, "vasco move 1 ann annpass1 a0,0")
+    mails = exchange(door, BOB, "vasco resign 1 bob bobpass1")
+    [told] = [m for m in mails if m.to == carol]
+    assert told.subject == "Vasco Board 1 is over"
+    assert told.text.startswith(
+        "Vasco board 1 (ann against bob) is over.\nGame over: bob declined the challenge"
+    )
+    [off] = exchange(door, carol, "vasco notify carol carolpw1")  # again: off
+    assert "carol gets no mail when Vasco boards end." in off.text
+    exchange(door, ANN, "vasco challenge ann bob -size=3")
+    exchange(door, dave, "vasco notify dave davepass1 2")  # this board alone
+    exchange(door, ANN, "vasco move 2 ann annpass1 a0,0")
+    mails = exchange(door, BOB, "vasco resign 2 bob bobpass1")
+    assert {m.to for m in mails if "is over" in m.subject} == {dave}

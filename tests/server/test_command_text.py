@@ -124,6 +124,13 @@ LINES: dict[str, commands.Command] = {
         game="vasco", userid="ann", password="pw", boards=(7,), add=False
     ),
     "vasco notify ann pw off": commands.Notify(game="vasco", userid="ann", password="pw", on=False),
+    "vasco notify ann pw": commands.Notify(game="vasco", userid="ann", password="pw"),
+    "vasco notify ann pw 7 8": commands.Notify(
+        game="vasco", userid="ann", password="pw", boards=(7, 8)
+    ),
+    "vasco newboards ann pw on": commands.NewBoards(
+        game="vasco", userid="ann", password="pw", on=True
+    ),
     "vasco help": commands.Help(game="vasco"),
 }
 
@@ -162,6 +169,7 @@ def test_every_command_word_has_a_form_here_and_every_command_a_runner() -> None
         ("vasco limit ann pw lots", "0 to 1000"),
         ("vasco seek ann pw -1", "0 to 100"),
         ("vasco notify ann pw maybe", "on|off"),
+        ("vasco newboards ann pw maybe", "on|off"),
         ("vasco subscribe ann pw seven", "not a board number"),
         ("vasco show a b c d e", "one to four players"),
         ("vasco preview new 3 a0,0", "played by 2"),

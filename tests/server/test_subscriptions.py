@@ -1,5 +1,5 @@
 """Subscribers get copies of board mails; `all` follows every new board;
-`notify` announces new boards; each mail says how to stop it."""
+`newboards` announces new boards; each mail says how to stop it."""
 
 from __future__ import annotations
 
@@ -40,12 +40,12 @@ def test_subscribing_to_all_follows_every_new_board(server: Server) -> None:
     assert ("carol@example.org",) not in [m.to for m in messages]
 
 
-def test_notify_announces_new_boards(server: Server) -> None:
-    server.handle("dave@example.org", "vacu notify dave pw-dave on")
+def test_newboards_announces_new_boards(server: Server) -> None:
+    server.handle("dave@example.org", "vacu newboards dave pw-dave on")
     messages = server.handle("alice@example.org", "vacu challenge alice bob -komi=6")
     [news] = [m for m in messages if m.to == ("dave@example.org",)]
-    assert news.subject == "Vacu Board 1 started" and "notify dave PASSWORD off" in news.body
-    server.handle("dave@example.org", "vacu notify dave pw-dave off")
+    assert news.subject == "Vacu Board 1 started" and "newboards dave PASSWORD off" in news.body
+    server.handle("dave@example.org", "vacu newboards dave pw-dave off")
     messages = server.handle("alice@example.org", "vacu challenge alice bob -komi=6")
     assert ("dave@example.org",) not in [m.to for m in messages]
 
@@ -56,7 +56,8 @@ def test_notify_announces_new_boards(server: Server) -> None:
         ("vasco subscribe carol pw-carol", "Write this command as: vasco subscribe"),
         ("vasco subscribe carol pw-carol 9", "There is no Vasco board 9"),
         ("vasco subscribe carol wrong all", "do not match"),
-        ("vasco notify carol pw-carol maybe", "notify USERID PASSWORD on|off"),
+        ("vasco newboards carol pw-carol maybe", "newboards USERID PASSWORD on|off"),
+        ("vasco notify carol pw-carol maybe", "notify USERID PASSWORD [BOARD ...] [on|off]"),
     ],
 )
 def test_subscription_errors(server: Server, line: str, words: str) -> None:

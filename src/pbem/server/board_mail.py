@@ -21,7 +21,7 @@ from ..store.positions import text_board
 from .accounts import main_address
 from .board_view import BoardView, as_shown, read_view
 from .context import seat_of
-from .game_over import game_over_story
+from .game_over import game_over_story, notices
 from .messages import BoardView as ShownBoard
 
 if TYPE_CHECKING:
@@ -166,7 +166,10 @@ def send_board(
     subscribers, and to the sender when they are neither. A `new` board's
     subject is pbmserv's 'New Vasco Board 101 alice'; a comment, headed
     `said` (default 'Comment from COMMENTER:'), adds ' **' to it."""
-    opening = game_over_story(ctx.session, board, ctx.now) + opening
+    story = game_over_story(ctx.session, board, ctx.now)
+    if story:
+        notices(ctx, board, story)
+    opening = story + opening
     view = view_in(ctx.session, board)
     topic = ("New " if new else "") + subject(view, state, commented=bool(comment.strip()))
     watchers = [u for u in subscribers(ctx.session, board) if u.mail_preference != "none"]

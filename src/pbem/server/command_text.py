@@ -293,9 +293,29 @@ def read_subscribe(add: bool, game: Game, words: list[str], body: str) -> comman
 
 
 def read_notify(game: Game, words: list[str], body: str) -> commands.Notify:
-    if len(words) != 3 or words[2].lower() not in ("on", "off"):
-        raise CommandError(f"Write this command as: {game.name} notify USERID PASSWORD on|off")
+    """`notify USERID PASSWORD [BOARD ...] [on|off]`."""
+    form = f"{game.name} notify USERID PASSWORD [BOARD ...] [on|off]"
+    usage(form, words, 2, 3 + MAX_TARGETS)
+    rest = words[2:]
+    on: bool | None = None
+    if rest and rest[-1].lower() in ("on", "off"):
+        on = rest.pop().lower() == "on"
+    if any(not word.isdigit() for word in rest):
+        raise CommandError(f"Write this command as: {form}")
     return commands.Notify(
+        game=game.name,
+        userid=words[0],
+        password=words[1],
+        on=on,
+        boards=tuple(board_number(word) for word in rest),
+        comment=body,
+    )
+
+
+def read_newboards(game: Game, words: list[str], body: str) -> commands.NewBoards:
+    if len(words) != 3 or words[2].lower() not in ("on", "off"):
+        raise CommandError(f"Write this command as: {game.name} newboards USERID PASSWORD on|off")
+    return commands.NewBoards(
         game=game.name,
         userid=words[0],
         password=words[1],

@@ -245,10 +245,27 @@ class Subscribe(InGame):
 
 @dataclass(frozen=True, kw_only=True)
 class Notify(InGame):
+    """pbmserv's notify: a mail when a board of the game ends. With no
+    `boards`, for every board of the game: on, off, or (None) the other
+    way round from now; with `boards`, for those (`on` false: no more)."""
+
+    on: bool | None = None
+    boards: tuple[int, ...] = ()
+    verb = "notify"
+
+    def tail(self) -> str:
+        words = [str(board) for board in self.boards]
+        if self.on is not None:
+            words.append("on" if self.on else "off")
+        return "".join(f" {word}" for word in words)
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewBoards(InGame):
     """A mail for each new board of the game (`on`), or none."""
 
     on: bool
-    verb = "notify"
+    verb = "newboards"
 
     def tail(self) -> str:
         return " on" if self.on else " off"

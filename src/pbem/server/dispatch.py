@@ -109,6 +109,7 @@ IN_GAME: dict[type[commands.Command], GameRunner] = {
     commands.History: standings.history,
     commands.Subscribe: subscriptions.subscribe,
     commands.Notify: subscriptions.notify,
+    commands.NewBoards: subscriptions.new_boards,
     commands.Show: view_commands.show,
     commands.ShowPlayers: view_commands.show_players,
     commands.Preview: view_commands.preview,

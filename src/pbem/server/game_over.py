@@ -1,6 +1,7 @@
 """What the last board mail of a game tells besides the board, as pbmserv's
 did: who won and how, when the game started and ended, the time each player
-took, and each player's rating change (or that the game was not rated).
+took, and each player's rating change (or that the game was not rated); and
+the short mail to those who asked to hear when a board ends (`notify`).
 
 The board is rated here, in the transaction that ends it, so that its mail
 can give the new ratings (`rate_finished_boards` rates each board once; the
@@ -9,13 +10,23 @@ command's own call after it finds nothing left to do)."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..store import Board, BoardStatus, Rating, RatingEvent
+from ..games import get_game
+from ..store import Board, BoardStatus, Rating, RatingEvent, Subscription
 from ..store.boards import rebuild
+from .accounts import main_address
 from .ratings import ESTABLISHED, rate_finished_boards
+
+if TYPE_CHECKING:
+    from .context import Context
+
+# Subscription kinds of pbmserv's `notify`: a mail when this board ends, or
+# when any board of the game ends.
+OVER, EVERY_OVER = "over", "overall"
 
 
 def game_over_story(session: Session, board: Board, now: datetime) -> str:
@@ -108,3 +119,40 @@ def _duration(span: timedelta) -> str:
     parts = [(days, "day"), (hours, "hour")] if days else [(hours, "hour"), (minutes, "minute")]
     said = " ".join(_count(n, noun) for n, noun in parts if n)
     return said or "under a minute"
+
+
+def notices(ctx: Context, board: Board, story: str) -> None:
+    """A board ended: a short mail to each who asked to be told (`notify`)
+    and gets no board mail of it (neither a player nor a subscriber)."""
+    wishes = ctx.session.scalars(
+        select(Subscription).where(
+            Subscription.game == board.game,
+            ((Subscription.kind == OVER) & (Subscription.board_id == board.id))
+            | ((Subscription.kind == EVERY_OVER) & Subscription.board_id.is_(None)),
+        )
+    ).all()
+    told = {p.user_id for p in board.players}
+    told |= set(
+        ctx.session.scalars(
+            select(Subscription.user_id).where(
+                Subscription.board_id == board.id, Subscription.kind == "board"
+            )
+        )
+    )
+    title = get_game(board.game).title
+    names = " against ".join(player.user.userid for player in board.players)
+    for wish in wishes:
+        if wish.user_id in told:
+            continue
+        told.add(wish.user_id)
+        stop = (
+            f"'{board.game} notify {wish.user.userid} PASSWORD {board.id} off'"
+            if wish.kind == OVER
+            else f"'{board.game} notify {wish.user.userid} PASSWORD off'"
+        )
+        ctx.reply.send(
+            main_address(wish.user),
+            f"{title} Board {board.id} is over",
+            f"{title} board {board.id} ({names}) is over.\n"
+            f"{story}'{board.game} show {board.id}' shows it; {stop} stops these mails.\n",
+        )

@@ -34,6 +34,7 @@ from .command_text import (
     read_mail_preference,
     read_message,
     read_move,
+    read_newboards,
     read_notify,
     read_plain,
     read_preview,
@@ -338,9 +339,16 @@ GAME_VERBS: tuple[GameVerb, ...] = (
     ),
     GameVerb(
         "notify",
-        ("notify USERID PASSWORD on|off",),
-        "a mail for each new board of the game",
+        ("notify USERID PASSWORD [BOARD ...] [on|off]",),
+        "a mail when a board of the game ends: every board (alone: on, or off "
+        "again), or those named",
         read=read_notify,
+    ),
+    GameVerb(
+        "newboards",
+        ("newboards USERID PASSWORD on|off",),
+        "a mail for each new board of the game",
+        read=read_newboards,
     ),
     GameVerb("help", ("help",), "the rules of the game", read=read_game_help),
 )

@@ -2,7 +2,10 @@
 
 `GAME subscribe USERID PASSWORD BOARD ...` sends copies of those boards'
 mails; `... all` does it for every board of the game started from now on.
-`GAME notify USERID PASSWORD on|off` sends one mail per new board instead.
+`GAME newboards USERID PASSWORD on|off` sends one mail per new board instead.
+`GAME notify USERID PASSWORD [BOARD ...]` is pbmserv's: a mail when a board
+ends (every board of the game, or those named); `game_over.notices`
+sends them.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from .board_mail import players_of
 from .command_text import MAX_TARGETS
 from .context import Context, board_of, login
 from .errors import CommandError
+from .game_over import EVERY_OVER, OVER
 
 
 def subscribe(ctx: Context, game: Game, command: commands.Subscribe) -> None:
@@ -47,14 +51,61 @@ def subscribe(ctx: Context, game: Game, command: commands.Subscribe) -> None:
 
 
 def notify(ctx: Context, game: Game, command: commands.Notify) -> None:
-    """A mail for each new board of the game, or none."""
+    """pbmserv's notify: a mail when a board of the game ends, for every
+    board (on, off, or the other way round from now) or for those named."""
     user = login(ctx, command.userid, command.password)
-    on = command.on
-    set_subscription(ctx, user, game.name, "notify", None, on)
-    said = "a mail for each new board" if on else "no mail about new boards"
+    if command.boards:
+        on = command.on is not False
+        numbers = [board_of(ctx, game, number).id for number in command.boards]
+        for number in numbers:
+            set_subscription(ctx, user, game.name, OVER, number, on)
+        listed = ", ".join(str(number) for number in numbers)
+        said = f"a mail when board {listed} ends" if on else f"no mail when board {listed} ends"
+    else:
+        now = subscribed(ctx, user, game.name, EVERY_OVER)
+        on = (not now) if command.on is None else command.on
+        set_subscription(ctx, user, game.name, EVERY_OVER, None, on)
+        said = (
+            f"a mail when any {game.title} board ends"
+            if on
+            else f"no mail when {game.title} boards end"
+        )
     ctx.reply.send(
         main_address(user), f"{game.title} notify {user.userid}", f"{user.userid} gets {said}.\n"
     )
+
+
+def new_boards(ctx: Context, game: Game, command: commands.NewBoards) -> None:
+    """A mail for each new board of the game, or none."""
+    user = login(ctx, command.userid, command.password)
+    on = command.on
+    set_subscription(ctx, user, game.name, NEW, None, on)
+    said = "a mail for each new board" if on else "no mail about new boards"
+    ctx.reply.send(
+        main_address(user),
+        f"{game.title} newboards {user.userid}",
+        f"{user.userid} gets {said}.\n",
+    )
+
+
+def subscribed(ctx: Context, user: User, game: str, kind: str) -> bool:
+    return (
+        ctx.session.scalar(
+            select(Subscription.id).where(
+                Subscription.user_id == user.id,
+                Subscription.game == game,
+                Subscription.kind == kind,
+                Subscription.board_id.is_(None),
+            )
+        )
+        is not None
+    )
+
+
+# The kinds of Subscription rows: copies of one board's mails, of every new
+# board's, a mail for each new board (stored as "notify", its old name); and
+# game_over.py's OVER and EVERY_OVER.
+BOARD, ALL, NEW = "board", "all", "notify"
 
 
 def set_subscription(
@@ -85,7 +136,7 @@ def new_board_news(ctx: Context, board: Board) -> None:
     """For a new board: 'all' subscribers follow it; 'notify' ones hear of it."""
     wishes = ctx.session.scalars(
         select(Subscription).where(
-            Subscription.game == board.game, Subscription.kind.in_(("all", "notify"))
+            Subscription.game == board.game, Subscription.kind.in_((ALL, NEW))
         )
     ).all()
     players = {p.user_id for p in board.players}
@@ -93,7 +144,7 @@ def new_board_news(ctx: Context, board: Board) -> None:
     for wish in wishes:
         if wish.user_id in players:
             continue
-        if wish.kind == "all":
+        if wish.kind == ALL:
             ctx.session.add(
                 Subscription(
                     user_id=wish.user_id,
@@ -110,6 +161,6 @@ def new_board_news(ctx: Context, board: Board) -> None:
                 f"A new {title} board {board.id}: {' against '.join(players_of(board))}. "
                 f"'{board.game} show {board.id}' shows it; '{board.game} subscribe "
                 f"{wish.user.userid} PASSWORD {board.id}' follows it.\n\n"
-                f"'{board.game} notify {wish.user.userid} PASSWORD off' stops these mails.\n",
+                f"'{board.game} newboards {wish.user.userid} PASSWORD off' stops these mails.\n",
             )
     ctx.session.flush()

@@ -366,7 +366,7 @@ def command(request: Request, userid: TokenUser, sent: CommandRequest) -> Comman
     `-` for your password: the token vouches for you (changing the password,
     signing off and deleting the account still ask for the real one). For
     everything the other operations do not cover:
-    `vasco subscribe alice - 12`, `trugo notify alice - on`,
+    `vasco subscribe alice - 12`, `trugo newboards alice - on`,
     `vasco limit alice - 5`, `vacu seek alice - 2`, `mail alice - digest`,
     `vacation alice - on`, `vasco submit ...`/`confirm`, `vasco show 12#3`
     (the reply is mailed and returned), and so on: see docs/commands.md.
