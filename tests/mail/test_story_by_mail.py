@@ -293,3 +293,11 @@ def test_notify_tells_when_boards_end_and_newboards_announces_new_ones(door: Doo
     exchange(door, ANN, "vasco move 2 ann annpass1 a0,0")
     mails = exchange(door, BOB, "vasco resign 2 bob bobpass1")
     assert {m.to for m in mails if "is over" in m.subject} == {dave}
+
+
+def test_accepting_a_challenge_passes_the_comment_on(door: Door) -> None:
+    players(door)
+    mails = exchange(door, BOB, "vasco accept bob bobpass1", "Game on!")
+    told = to(mails, ANN)
+    assert told.subject == "Vasco Board 1 accepted by bob **"
+    assert "bob writes:\n> Game on!" in told.text

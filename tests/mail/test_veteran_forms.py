@@ -199,6 +199,8 @@ def test_show_takes_any_players_every_board_awaiting_them_and_several_boards(
     assert [m.subject for m in shown] == ["Vasco Board 1 ann", "Vasco Board 3 carol"]
     [drawn] = exchange(door, CAROL, "vasco showas bob bobpass1 2")
     assert drawn.subject == "Vasco Board 2 bob"
+    [waiting] = exchange(door, CAROL, "vasco showas bob bobpass1 next")
+    assert "== Vasco Board 2 bob ==" in waiting.text
     [refused] = exchange(door, CAROL, "vasco showas bob wrongpass 2")
     assert refused.subject == "Vasco Board 2 Error" and "do not match" in refused.text
 

@@ -75,6 +75,9 @@ LINES: dict[str, commands.Command] = {
     "vasco showas 7 bob": commands.Show(game="vasco", board=7, player="bob"),
     "vasco show 7 8#3 9": commands.Show(game="vasco", board=7, also=((8, 3), (9, None))),
     "vasco show board 101": commands.Show(game="vasco", board=101),
+    "vasco showas bob pw next": commands.ShowPlayers(
+        game="vasco", players=("bob",), selector="next", password="pw"
+    ),
     "vasco showas bob pw 7 8": commands.Show(
         game="vasco", board=7, also=((8, None),), player="bob", password="pw"
     ),

@@ -15,7 +15,7 @@ from ..store import Board, User
 from ..store.boards import boards_of, rebuild
 from . import commands
 from .accounts import main_address
-from .board_mail import players_of
+from .board_mail import players_of, quoted, starred
 from .context import Context, login, seat_of
 from .lifecycle import can_decline, end_by_resignation
 from .ratings import rating_row
@@ -49,9 +49,12 @@ def accept_all(ctx: Context, game: Game, command: commands.AnswerChallenges) -> 
             if player.seat != seat:
                 ctx.reply.send(
                     main_address(player.user),
-                    f"{game.title} Board {board.id} accepted by {user.userid}",
+                    starred(
+                        f"{game.title} Board {board.id} accepted by {user.userid}",
+                        command.comment,
+                    ),
                     f"{user.userid} accepts the challenge on board {board.id} "
-                    f"({' vs '.join(players_of(board))}).\n",
+                    f"({' vs '.join(players_of(board))}).\n" + quoted(command.comment, user.userid),
                 )
     numbers = ", ".join(str(board.id) for board, _ in boards)
     taken = (

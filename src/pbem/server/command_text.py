@@ -364,10 +364,21 @@ def read_show_players(game: Game, words: list[str], body: str) -> commands.ShowP
     )
 
 
-def read_showas(game: Game, words: list[str], body: str) -> commands.Show:
+def read_showas(game: Game, words: list[str], body: str) -> commands.Show | commands.ShowPlayers:
     """`showas BOARD[#N] USERID`, or pbmserv's `showas USERID PASSWORD
     BOARD[#N] ...`."""
-    form = f"{game.name} showas BOARD[#N] USERID, or {game.name} showas USERID PASSWORD BOARD ..."
+    form = (
+        f"{game.name} showas BOARD[#N] USERID, or {game.name} showas USERID PASSWORD "
+        "BOARD ...|all|active|inactive|next"
+    )
+    if len(words) == 3 and words[2].lower() in commands.SHOW_SELECTORS:
+        return commands.ShowPlayers(
+            game=game.name,
+            players=(words[0],),
+            selector=words[2].lower(),
+            password=words[1],
+            comment=body,
+        )
     if len(words) >= 3 and not words[0].partition("#")[0].isdigit():
         usage(form, words, 3, MAX_TARGETS + 2)
         (board, at), *also = [board_and_move(word, form) for word in words[2:]]

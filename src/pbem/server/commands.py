@@ -335,8 +335,11 @@ class ShowPlayers(OfGame):
 
     players: tuple[str, ...]
     selector: str = "active"
+    password: str | None = None  # pbmserv's `showas USERID PASSWORD SELECTOR`
 
     def text(self) -> str:
+        if self.password is not None:
+            return " ".join([self.game, "showas", *self.players, "PASSWORD", self.selector])
         return " ".join([self.game, "show", *self.players, self.selector])
 
 

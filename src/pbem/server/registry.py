@@ -281,7 +281,10 @@ GAME_VERBS: tuple[GameVerb, ...] = (
     ),
     GameVerb(
         "showas",
-        ("showas BOARD[#N] USERID", "showas USERID PASSWORD BOARD[#N] ..."),
+        (
+            "showas BOARD[#N] USERID",
+            "showas USERID PASSWORD BOARD[#N] ...|all|active|inactive|next",
+        ),
         "the board as that player sees it",
         read=read_showas,
     ),

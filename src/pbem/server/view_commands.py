@@ -110,6 +110,8 @@ def show_players(ctx: Context, game: Game, command: commands.ShowPlayers) -> Non
     them, the longest waiting first."""
     if not 1 <= len(command.players) <= 4:
         raise CommandError("Name one to four players.")
+    if command.password is not None:  # pbmserv's showas: the password is checked
+        login(ctx, command.players[0], command.password)
     users = [user_named(ctx.session, name) for name in command.players]
     choice = command.selector
     boards, total = chosen_boards(ctx, game, [user.id for user in users], choice, MOST_SHOWN)
