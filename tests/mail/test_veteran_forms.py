@@ -272,6 +272,8 @@ def test_reject_stands_until_accept_and_limit_reports_and_sets_it(door: Door) ->
     exchange(door, CAROL, "signup carol carolpw1")
     [standings] = exchange(door, CAROL, "vasco standings")
     assert re.search(r"bob .* 0/reject ", standings.text), standings.text
+    together = standings.text.split("All together (E established, P provisional, I inactive):\n")
+    assert re.match(r"  1\. bob +1600 P\n", together[1]), standings.text
     [setting] = exchange(door, BOB, "vasco limit bob bobpass1")
     assert "and you refuse new challenges" in setting.text
     [taken] = exchange(door, BOB, "vasco accept bob bobpass1")

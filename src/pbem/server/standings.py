@@ -139,7 +139,8 @@ def standings(ctx: Context, game: Game, command: commands.Standings) -> None:
     """Established, provisional and inactive players, best first."""
     lines = [f"{game.title} standings"]
     header = "Player           Rating Games  W-L-D     Active/Limit Seeking"
-    for title, entries in standing_sections(ctx.session, game.name, ctx.now).items():
+    sections = standing_sections(ctx.session, game.name, ctx.now)
+    for title, entries in sections.items():
         if not entries:
             continue
         lines += ["", f"{title}:", header]
@@ -153,6 +154,14 @@ def standings(ctx: Context, game: Game, command: commands.Standings) -> None:
             lines.append(f"  ... and more: the standings page on the web lists every {title}")
     if len(lines) == 1:
         lines.append("No rated games yet.")
+    else:
+        lines += ["", "All together (E established, P provisional, I inactive):"]
+        together = sorted(
+            ((s, title[0]) for title, entries in sections.items() for s in entries[:SECTION_SIZE]),
+            key=lambda pair: -pair[0].rating,
+        )
+        for rank, (s, letter) in enumerate(together, start=1):
+            lines.append(f"{rank:>3}. {s.name:<16} {s.rating:>6.0f} {letter}")
     ctx.reply.send(ctx.sender, f"{game.title} standings", "\n".join(lines) + "\n")
 
 
