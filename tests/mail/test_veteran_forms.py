@@ -45,7 +45,7 @@ def test_queue_has_pbmserv_aliases(door: Door, word: str) -> None:
     players(door)
     [queued] = exchange(door, BOB, f"vasco {word} 1 bob bobpass1 b1,0")
     assert queued.subject == "Vasco Board 1 queued"
-    assert "b1,0 will be played for bob at their next turn" in queued.text
+    assert queued.text.startswith("You have the following move queued:\n  b1,0\n")
 
 
 @pytest.mark.parametrize("word", ["prev", "previ", "previe", "preview"])

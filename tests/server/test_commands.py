@@ -88,7 +88,7 @@ def test_signup_makes_an_account_and_refuses_a_second_of_the_same_name(server: S
         ("signup alice 'quoted'", "A password needs"),
         ("signup alice abc", "A password needs"),
         ("signup alice secret1 not-an-address", "is not a mail address"),
-        ("signup", "Write this command as: signup USERID PASSWORD [ADDRESS]"),
+        ("signup", "Write this command as: signup USERID PASSWORD [ADDRESS ...]"),
         ("", "The command line is empty"),
         ("dance with me", "'dance' is no command or game"),
         ("vasco", "What should Vasco do?"),
@@ -382,12 +382,16 @@ def test_reject_without_a_board_declines_every_open_challenge(server: Server) ->
     play(server, "alice", "a0,0")
     server.handle("bob@example.org", "vasco move 3 bob pw-bob a0,0")  # bob moved on 3
     messages = server.handle("bob@example.org", "vasco reject bob pw-bob")
-    assert {m.subject for m in messages} == {"Vasco Board 1 game over", "Vasco Board 2 game over"}
+    assert {m.subject for m in messages} == {
+        "Vasco Board 1 game over",
+        "Vasco Board 2 game over",
+        "Vasco challenges rejected by bob",
+    }
     with server.sessions() as session:
         status = {b.id: b.status for b in session.scalars(select(Board))}
     assert status == {1: "finished", 2: "finished", 3: "active", 4: "active"}
-    [error] = server.handle("bob@example.org", "vasco reject bob pw-bob")
-    assert "bob has no open Vasco challenge" in error.body
+    [again] = server.handle("bob@example.org", "vasco reject bob pw-bob")
+    assert again.body.startswith("You take no new Vasco challenges until you send")
 
 
 def test_accept_without_a_board_makes_a_later_resignation_count(server: Server) -> None:
@@ -397,8 +401,8 @@ def test_accept_without_a_board_makes_a_later_resignation_count(server: Server) 
         (("alice@example.org",), "Vasco Board 1 accepted by bob"),
         (("bob@example.org",), "Vasco challenges accepted by bob"),
     }
-    [error] = server.handle("bob@example.org", "vasco accept bob pw-bob")
-    assert "bob has no open Vasco challenge" in error.body
+    [again] = server.handle("bob@example.org", "vasco accept bob pw-bob")
+    assert again.body.startswith("You have no open Vasco challenge. You take new challenges")
     messages = server.handle("bob@example.org", "vasco resign 1 bob pw-bob")
     assert all("will resign" in m.subject for m in messages)  # out of turn: queued
     play(server, "alice", "a0,0")
@@ -446,8 +450,9 @@ def test_resigning_on_your_turn_ends_the_game(server: Server) -> None:
 def test_resigning_out_of_turn_waits_for_the_turn(server: Server) -> None:
     challenge(server)
     play(server, "alice", "a0,0")
-    messages = server.handle("alice@example.org", "vasco resign 1 alice pw-alice")
-    assert all("takes effect when their turn comes" in m.body for m in messages)
+    [told] = server.handle("alice@example.org", "vasco resign 1 alice pw-alice")
+    assert told.to == ("alice@example.org",)  # the resigner alone
+    assert "takes effect when your turn comes" in told.body
     assert board_row(server).status == "active"
     messages = play(server, "bob", "b1,0")
     assert any("Game over: alice resigned; bob wins." in m.body for m in messages)
@@ -479,8 +484,8 @@ def test_a_queued_answer_to_another_move_is_dropped(server: Server) -> None:
 
 def test_queue_errors(server: Server) -> None:
     challenge(server)
-    [error] = server.handle("alice@example.org", "vasco queue 1 alice pw-alice a0,0")
-    assert "It is your move on board 1" in error.body
+    [error] = server.handle("alice@example.org", "vasco queue 1 alice pw-alice a0,0 if b1,0")
+    assert "It is your move on board 1, so there is no reply to answer" in error.body
     play(server, "alice", "a0,0")
     [error] = server.handle("alice@example.org", "vasco queue 1 alice pw-alice zz")
     assert "Cannot read the move zz" in error.body

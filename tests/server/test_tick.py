@@ -62,9 +62,12 @@ def test_vacation_stops_nags_and_forfeits(server: Server, clock: Clock) -> None:
     assert [m.to for m in messages] == [("alice@example.org",), ("bob@example.org",)]
     clock.advance(days=60)
     assert server.tick() == []
-    server.handle("bob@example.org", "vacation bob pw-bob OFF")
+    messages = server.handle("bob@example.org", "vacation bob pw-bob OFF")
+    assert "Vasco Board 1 bob (reminder)" in [m.subject for m in messages]
+    assert not any("forfeited" in m.body for m in server.tick())  # a whole nag period first
+    clock.advance(days=7)
     messages = server.tick()
-    assert any("forfeited" in m.body for m in messages)  # the time away still counts
+    assert any("forfeited" in m.body for m in messages)  # then the time away counts
 
 
 def test_total_time_runs_out(server: Server, clock: Clock) -> None:
@@ -85,6 +88,9 @@ def test_an_unanswered_draw_proposal_is_accepted_at_the_forfeit_time(
     start(server)
     server.handle("alice@example.org", "vasco propose 1 alice pw-alice")
     clock.advance(days=22)
+    [reminder] = server.tick()  # bob was never reminded of it: he is, and it waits a day
+    assert reminder.to == ("bob@example.org",) and "a draw is proposed" in reminder.subject
+    clock.advance(days=1)
     messages = server.tick()
     assert any("drawn: the proposal stood unanswered" in m.body for m in messages)
     assert board(server).winner is None and board(server).status == "finished"

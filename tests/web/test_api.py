@@ -488,7 +488,11 @@ def test_resign_chat_and_queue(client: TestClient, server: Server, tokens: dict[
     refused(action(client, tokens["bob"], "chat"), 422, "A chat needs a message")
 
     refused(action(client, tokens["bob"], "queue"), 422, "Give the move to queue")
-    refused(action(client, tokens["alice"], "queue", move="a0,0"), 409, "It is your move")
+    refused(
+        action(client, tokens["alice"], "queue", move="a0,0", **{"if": "b1,0"}),
+        409,
+        "It is your move",
+    )
     queued = action(client, tokens["bob"], "queue", move="a-1,-1", **{"if": "a0,0"})
     assert queued.status_code == 200, queued.text
     refused(action(client, tokens["bob"], "queue", move="a1,0", **{"if": "zz"}), 409, "zz")
