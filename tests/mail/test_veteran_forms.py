@@ -334,3 +334,16 @@ def test_list_and_help_take_several_games_and_subjects(door: Door) -> None:
     assert "players of Vasco:" in both.text and "players of Trugo:" in both.text
     helped = exchange(door, CAROL, "help vasco timing")
     assert [m.subject for m in helped] == ["Vasco help", "pbem help timing"]
+
+
+@pytest.mark.parametrize(
+    "subject",
+    ["Re: New Vasco Board 1 ann", "Re: Vasco Board 1 game over", "RE: Vasco Board 1 after move 0"],
+)
+def test_replies_to_other_board_mails_are_answered_with_the_command(
+    door: Door, subject: str
+) -> None:
+    players(door, "vasco -size=12")
+    [answer] = exchange(door, ANN, subject)
+    assert answer.subject == "Vasco Board 1 Error"
+    assert answer.text.startswith("To move on board 1, send a mail whose Subject is\n")

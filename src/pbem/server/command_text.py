@@ -72,12 +72,24 @@ VOTES: dict[str, type[commands.OnBoard]] = {
 }
 
 
+# The words after 'Vasco Board 8' in the subjects of the server's own board
+# mails that name no player ('game over', 'after move 3', 'queued', ...): a
+# reply to one is a move command that stops short.
+SUBJECT_WORDS = frozenset(
+    ("game", "after", "queued", "chat", "accepted", "draw", "undo", "proposal", "is",
+     "started", "submitted", "preview", "resignation", "error")
+)  # fmt: skip
+
+
 def read_move(game: Game, words: list[str], body: str) -> commands.OnBoard:
     """`move BOARD USERID PASSWORD MOVE[#N]`; pbmserv's `move ... resign`
     (and propose, undo, accept, reject, swap) are those commands."""
     form = f"{game.name} move BOARD USERID PASSWORD MOVE[#N]"
-    if len(words) < 4 and words and words[0].isdigit() and len(words[0]) < 10:
-        raise UnfinishedMove(game.name, int(words[0]), words[1] if len(words) > 1 else None)
+    if words and words[0].isdigit() and len(words[0]) < 10:
+        if len(words) > 1 and words[1].lower() in SUBJECT_WORDS:
+            raise UnfinishedMove(game.name, int(words[0]), None)  # 'Re: Vasco Board 8 game over'
+        if len(words) < 4:
+            raise UnfinishedMove(game.name, int(words[0]), words[1] if len(words) > 1 else None)
     usage(form, words, 4, MOST_WORDS)
     word, mark, _ = words[3].partition("#")
     if len(words) > 4:

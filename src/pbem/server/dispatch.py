@@ -23,10 +23,19 @@ from .errors import CommandError
 from .registry import ACCOUNT_VERBS, ACCOUNT_WORDS, GAME_VERBS, GAME_WORDS
 
 
+def command_words(line: str) -> list[str]:
+    """A command line's words: a lone `**` (a commented board mail's mark)
+    is none, nor the 'New' of a reply to 'New Vasco Board 1 ann'."""
+    words = [word for word in line.split() if word != "**"]
+    if len(words) > 1 and words[0].lower() == "new" and words[1].lower() in GAMES:
+        words = words[1:]
+    return words
+
+
 def read_command(line: str, body: str) -> commands.Command:
     """The command a line of text names, with `body` as its comment (a
     lone `**`, the mark of a commented board mail's Subject, is no word)."""
-    words = [word for word in line.split() if word != "**"]
+    words = command_words(line)
     if not words:
         raise CommandError("The command line is empty: send 'help' for the list of commands.")
     first = words[0].lower()
@@ -58,7 +67,7 @@ def error_subject(line: str, board: int | None) -> str:
     'Vasco Board 12 Error', 'Vasco error'; 'pbem error: signup' for a
     command of no game. Never the command's other words: they hold the
     password."""
-    words = line.split()
+    words = command_words(line)
     first = words[0].lower() if words else ""
     if first in GAMES:
         title = GAMES[first].title
