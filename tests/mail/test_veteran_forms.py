@@ -347,3 +347,12 @@ def test_replies_to_other_board_mails_are_answered_with_the_command(
     [answer] = exchange(door, ANN, subject)
     assert answer.subject == "Vasco Board 1 Error"
     assert answer.text.startswith("To move on board 1, send a mail whose Subject is\n")
+
+
+def test_add_takes_several_addresses(door: Door) -> None:
+    exchange(door, ANN, "signup ann annpass1")
+    [added] = exchange(door, ANN, "add ann annpass1 ann@work.example ann@phone.example")
+    assert set(added.to.split(", ")) == {ANN, "ann@work.example", "ann@phone.example"}
+    assert "ann may now send commands from ann@work.example, ann@phone.example too" in added.text
+    [again] = exchange(door, "ann@phone.example", "vasco games next")
+    assert again.text.startswith("Vasco next boards of ann:")

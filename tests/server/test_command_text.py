@@ -19,6 +19,9 @@ LINES: dict[str, commands.Command] = {
     "signup ann pw": commands.Signup(userid="ann", password="pw"),
     "signup ann pw a@x.org": commands.Signup(userid="ann", password="pw", address="a@x.org"),
     "add ann pw b@x.org": commands.AddAddress(userid="ann", password="pw", address="b@x.org"),
+    "add ann pw b@x.org c@x.org": commands.AddAddress(
+        userid="ann", password="pw", address="b@x.org", also=("c@x.org",)
+    ),
     "change Password ann pw new": commands.Change(
         what="password", userid="ann", password="pw", new="new"
     ),

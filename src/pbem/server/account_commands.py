@@ -124,20 +124,21 @@ def mail_preference(ctx: Context, command: commands.MailPreference) -> None:
 
 
 def add_address(ctx: Context, command: commands.AddAddress) -> None:
-    """Commands may come from another address too; mail stays where it goes."""
+    """Commands may come from other addresses too; mail stays where it goes."""
     user = login(ctx, command.userid, command.password)
-    address = check_address(command.address)
-    if find_address(ctx.session, address) is not None:
-        raise CommandError(
-            f"The address {address} already belongs to an account: add another one.", kind=CONFLICT
-        )
-    user.addresses.append(Address(address=address, address_key=address.lower()))
-    ctx.session.flush()
+    named = [check_address(one) for one in (command.address, *command.also)]
+    for address in named:
+        if find_address(ctx.session, address) is not None:
+            raise CommandError(
+                f"The address {address} already belongs to an account: add another one.",
+                kind=CONFLICT,
+            )
+    added = add_addresses(ctx, user, tuple(named))
     ctx.reply.send(
-        [main_address(user), address],
+        [main_address(user), *added],
         f"pbem add {user.userid}",
-        f"{user.userid} may now send commands from {address} too; mail still goes to "
-        f"{main_address(user)}.\n",
+        f"{user.userid} may now send commands from {', '.join(added)} too; mail still goes "
+        f"to {main_address(user)}.\n",
     )
 
 

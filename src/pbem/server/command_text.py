@@ -499,8 +499,10 @@ def read_signup(words: list[str], body: str) -> commands.Signup:
 
 
 def read_add(words: list[str], body: str) -> commands.AddAddress:
-    usage("add USERID PASSWORD ADDRESS", words, 3)
-    return commands.AddAddress(userid=words[0], password=words[1], address=words[2], comment=body)
+    usage("add USERID PASSWORD ADDRESS ...", words, 3, 2 + MOST_ADDRESSES)
+    return commands.AddAddress(
+        userid=words[0], password=words[1], address=words[2], also=tuple(words[3:]), comment=body
+    )
 
 
 CHANGE_FORM = (

@@ -447,13 +447,14 @@ class Signup(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class AddAddress(Acting):
-    """Commands may come from `address` too."""
+    """Commands may come from `address` (and the `also` addresses) too."""
 
     address: str
+    also: tuple[str, ...] = ()
     verb = "add"
 
     def tail(self) -> str:
-        return f" {self.address}"
+        return "".join(f" {one}" for one in (self.address, *self.also))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -108,7 +108,7 @@ ACCOUNT_VERBS: tuple[AccountVerb, ...] = (
     ),
     AccountVerb(
         "add",
-        ("add USERID PASSWORD ADDRESS",),
+        ("add USERID PASSWORD ADDRESS ...",),
         "send commands from another address too",
         read=read_add,
     ),
