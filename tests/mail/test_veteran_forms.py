@@ -356,3 +356,18 @@ def test_add_takes_several_addresses(door: Door) -> None:
     assert "ann may now send commands from ann@work.example, ann@phone.example too" in added.text
     [again] = exchange(door, "ann@phone.example", "vasco games next")
     assert again.text.startswith("Vasco next boards of ann:")
+
+
+def test_subscribe_active_follows_every_board_being_played(door: Door) -> None:
+    players(door)  # board 1
+    exchange(door, ANN, "vasco challenge ann bob -size=3")  # board 2
+    exchange(door, BOB, "vasco resign 2 bob bobpass1")  # declined: over
+    exchange(door, ANN, "vasco challenge bob ann -size=3")  # board 3
+    exchange(door, CAROL, "signup carol carolpw1")
+    [done] = exchange(door, CAROL, "vasco subscribe carol carolpw1 active")
+    assert "carol gets copies of the mails of the 2 Vasco boards being played." in done.text
+    copies = exchange(door, ANN, "vasco move 1 ann annpass1 a0,0")
+    assert CAROL in {m.to for m in copies}
+    exchange(door, CAROL, "vasco unsub carol carolpw1 active")
+    copies = exchange(door, BOB, "vasco move 3 bob bobpass1 a0,0")
+    assert CAROL not in {m.to for m in copies}

@@ -279,26 +279,28 @@ def read_seek(game: Game, words: list[str], body: str) -> commands.Seek:
 
 
 def read_subscribe(add: bool, game: Game, words: list[str], body: str) -> commands.Subscribe:
-    """`subscribe|unsubscribe USERID PASSWORD BOARD ...|all`, or pbmserv's
-    `subscribe BOARD USERID PASSWORD`."""
+    """`subscribe|unsubscribe USERID PASSWORD BOARD ...|all|active`, or
+    pbmserv's `subscribe BOARD USERID PASSWORD`."""
     verb = "subscribe" if add else "unsubscribe"
     if len(words) == 3 and words[0].isdigit() and not words[1].isdigit():
         words = [words[1], words[2], words[0]]
     if len(words) < 3:
         raise CommandError(
-            f"Write this command as: {game.name} {verb} USERID PASSWORD BOARD ...|all"
+            f"Write this command as: {game.name} {verb} USERID PASSWORD BOARD ...|all|active"
         )
     targets = words[2:]
     if len(targets) > MAX_TARGETS:
         raise CommandError(
             f"At most {MAX_TARGETS} boards at a time: send the others in another command."
         )
+    selectors = ("all", "active")
     return commands.Subscribe(
         game=game.name,
         userid=words[0],
         password=words[1],
-        boards=tuple(board_number(target) for target in targets if target.lower() != "all"),
+        boards=tuple(board_number(t) for t in targets if t.lower() not in selectors),
         new_boards=any(target.lower() == "all" for target in targets),
+        active=any(target.lower() == "active" for target in targets),
         add=add,
         comment=body,
     )

@@ -231,15 +231,18 @@ class Seek(InGame):
 @dataclass(frozen=True, kw_only=True)
 class Subscribe(InGame):
     """Copies of `boards`' mails (and, with `new_boards`, of every board
-    of the game started from now on); with `add` false, no more copies."""
+    of the game started from now on; with `active`, of every board of the
+    game being played now); with `add` false, no more copies."""
 
     boards: tuple[int, ...] = ()
     new_boards: bool = False
+    active: bool = False
     add: bool = True
 
     def text(self) -> str:
         verb = "subscribe" if self.add else "unsubscribe"
         targets = [str(board) for board in self.boards] + (["all"] if self.new_boards else [])
+        targets += ["active"] if self.active else []
         return " ".join([self.game, verb, self.userid, "PASSWORD", *targets])
 
 

@@ -328,14 +328,15 @@ GAME_VERBS: tuple[GameVerb, ...] = (
     ),
     GameVerb(
         "subscribe",
-        ("subscribe USERID PASSWORD BOARD ...|all", "subscribe BOARD USERID PASSWORD"),
-        "copies of boards' mails (all: of every new board of the game)",
+        ("subscribe USERID PASSWORD BOARD ...|all|active", "subscribe BOARD USERID PASSWORD"),
+        "copies of boards' mails (all: of every new board of the game; active: of "
+        "every board being played)",
         shortest=3,
         read=partial(read_subscribe, True),
     ),
     GameVerb(
         "unsubscribe",
-        ("unsubscribe USERID PASSWORD BOARD ...|all",),
+        ("unsubscribe USERID PASSWORD BOARD ...|all|active",),
         "no more copies",
         shortest=5,
         read=partial(read_subscribe, False),

@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from ..games import get_game
 from ..games.base import Game
-from ..store import Board, Subscription, User
+from ..store import Board, BoardStatus, Subscription, User
 from . import commands
 from .accounts import main_address
 from .board_mail import players_of
@@ -28,8 +28,10 @@ def subscribe(ctx: Context, game: Game, command: commands.Subscribe) -> None:
     """Copies of boards' mails, or (`add` false) no more copies."""
     add = command.add
     verb = "subscribe" if add else "unsubscribe"
-    if not command.boards and not command.new_boards:
-        raise CommandError(f"Name the boards, or all: {game.name} {verb} USERID PASSWORD BOARD ...")
+    if not command.boards and not command.new_boards and not command.active:
+        raise CommandError(
+            f"Name the boards, or all, or active: {game.name} {verb} USERID PASSWORD BOARD ..."
+        )
     if len(command.boards) > MAX_TARGETS:
         raise CommandError(
             f"At most {MAX_TARGETS} boards at a time: send the others in another command."
@@ -43,6 +45,22 @@ def subscribe(ctx: Context, game: Game, command: commands.Subscribe) -> None:
         board = board_of(ctx, game, number)
         set_subscription(ctx, user, game.name, "board", board.id, add)
         done.append(f"board {board.id}")
+    if command.active:
+        playing = ctx.session.scalars(
+            select(Board.id)
+            .where(Board.game == game.name, Board.status == BoardStatus.ACTIVE)
+            .order_by(Board.id)
+            .limit(MOST_ACTIVE + 1)
+        ).all()
+        if len(playing) > MOST_ACTIVE:
+            raise CommandError(
+                f"More than {MOST_ACTIVE} {game.title} boards are being played: name the "
+                f"boards to follow ('{game.name} games active' lists them), or all for every "
+                "new one."
+            )
+        for number in playing:
+            set_subscription(ctx, user, game.name, "board", number, add)
+        done.append(f"the {len(playing)} {game.title} boards being played")
     what = ", ".join(done)
     said = f"copies of the mails of {what}" if add else f"no more copies of {what}"
     ctx.reply.send(
@@ -106,6 +124,7 @@ def subscribed(ctx: Context, user: User, game: str, kind: str) -> bool:
 # board's, a mail for each new board (stored as "notify", its old name); and
 # game_over.py's OVER and EVERY_OVER.
 BOARD, ALL, NEW = "board", "all", "notify"
+MOST_ACTIVE = 200  # boards `subscribe ... active` follows at once
 
 
 def set_subscription(
