@@ -230,7 +230,7 @@ def test_send_runs_a_command_and_prints_its_mails(
     assert code == 0
     [mail] = json.loads(out)
     assert mail["to"] == ["ann@example.org"] and mail["subject"] == "pbem signup ann"
-    code, out, _ = run(capsys, "send", "--from", "ann@example.org", "vasco challenge ann ann")
+    code, out, _ = run(capsys, "send", "--from", "ann@example.org", "vasco challenge ann nobody")
     assert code == 0
     assert out.startswith("To: ann@example.org\nSubject: Vasco error\n")
     code, _, err = run(capsys, "send", "signup", "ann")
