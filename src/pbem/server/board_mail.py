@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from ..games import get_game
 from ..games.base import State
-from ..store import Board, Subscription, User
+from ..store import Board, Subscription, SubscriptionKind, User
 from ..store.positions import text_board
 from .accounts import main_address
 from .board_view import BoardView, as_shown, read_view
@@ -145,7 +145,7 @@ def subscribers(session: Session, board: Board) -> list[User]:
         session.scalars(
             select(User)
             .join(Subscription, Subscription.user_id == User.id)
-            .where(Subscription.board_id == board.id, Subscription.kind == "board")
+            .where(Subscription.board_id == board.id, Subscription.kind == SubscriptionKind.BOARD)
             .order_by(User.userid_key)
         ).all()
     )

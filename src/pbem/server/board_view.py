@@ -32,6 +32,7 @@ from ..store import (
     MoveRow,
     Rating,
     Subscription,
+    SubscriptionKind,
     User,
     Vote,
 )
@@ -87,7 +88,7 @@ _RATINGS = select(Rating.user_id, Rating.rating, Rating.games).where(
 _WATCHERS = (
     select(User.userid)
     .join(Subscription, Subscription.user_id == User.id)
-    .where(Subscription.board_id == bindparam("board"), Subscription.kind == "board")
+    .where(Subscription.board_id == bindparam("board"), Subscription.kind == SubscriptionKind.BOARD)
     .order_by(User.userid_key)
 )
 

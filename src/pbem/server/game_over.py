@@ -16,17 +16,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..games import get_game
-from ..store import Board, BoardStatus, Rating, RatingEvent, Subscription
+from ..store import Board, BoardStatus, Rating, RatingEvent, Subscription, SubscriptionKind
 from ..store.boards import rebuild
 from .accounts import main_address
 from .ratings import ESTABLISHED, rate_finished_boards
 
 if TYPE_CHECKING:
     from .context import Context
-
-# Subscription kinds of pbmserv's `notify`: a mail when this board ends, or
-# when any board of the game ends.
-OVER, EVERY_OVER = "over", "overall"
 
 
 def game_over_story(session: Session, board: Board, now: datetime) -> str:
@@ -127,15 +123,17 @@ def notices(ctx: Context, board: Board, story: str) -> None:
     wishes = ctx.session.scalars(
         select(Subscription).where(
             Subscription.game == board.game,
-            ((Subscription.kind == OVER) & (Subscription.board_id == board.id))
-            | ((Subscription.kind == EVERY_OVER) & Subscription.board_id.is_(None)),
+            ((Subscription.kind == SubscriptionKind.OVER) & (Subscription.board_id == board.id))
+            | (
+                (Subscription.kind == SubscriptionKind.EVERY_OVER) & Subscription.board_id.is_(None)
+            ),
         )
     ).all()
     told = {p.user_id for p in board.players}
     told |= set(
         ctx.session.scalars(
             select(Subscription.user_id).where(
-                Subscription.board_id == board.id, Subscription.kind == "board"
+                Subscription.board_id == board.id, Subscription.kind == SubscriptionKind.BOARD
             )
         )
     )
@@ -147,7 +145,7 @@ def notices(ctx: Context, board: Board, story: str) -> None:
         told.add(wish.user_id)
         stop = (
             f"'{board.game} notify {wish.user.userid} PASSWORD {board.id} off'"
-            if wish.kind == OVER
+            if wish.kind == SubscriptionKind.OVER
             else f"'{board.game} notify {wish.user.userid} PASSWORD off'"
         )
         ctx.reply.send(

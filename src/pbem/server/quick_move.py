@@ -39,6 +39,7 @@ from ..store import (
     ProcessedMessage,
     QueuedMove,
     Subscription,
+    SubscriptionKind,
     User,
     Vote,
 )
@@ -72,7 +73,9 @@ _ADDRESS_KEYS = (
 # subscriber, a vote (read before the move, and checked again by the write).
 _QUEUED = exists().where(QueuedMove.board_id == Board.id)
 _PENDING = exists().where(PendingMove.board_id == Board.id)
-_WATCHED = exists().where(Subscription.board_id == Board.id, Subscription.kind == "board")
+_WATCHED = exists().where(
+    Subscription.board_id == Board.id, Subscription.kind == SubscriptionKind.BOARD
+)
 _VOTED = exists().where(Vote.board_id == Board.id)
 # Everything a plain move reads besides the board's view, in one round
 # trip: a row per seat, with the seat's user as the board mail and the

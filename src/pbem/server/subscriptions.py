@@ -15,13 +15,13 @@ from sqlalchemy import select
 from ..games import get_game
 from ..games.base import Game
 from ..store import Board, BoardStatus, Subscription, User
+from ..store import SubscriptionKind as Kind
 from . import commands
 from .accounts import main_address
 from .board_mail import players_of
 from .command_text import MAX_TARGETS
 from .context import Context, board_of, login
 from .errors import CommandError
-from .game_over import EVERY_OVER, OVER
 
 
 def subscribe(ctx: Context, game: Game, command: commands.Subscribe) -> None:
@@ -39,11 +39,11 @@ def subscribe(ctx: Context, game: Game, command: commands.Subscribe) -> None:
     user = login(ctx, command.userid, command.password)
     done = []
     if command.new_boards:
-        set_subscription(ctx, user, game.name, "all", None, add)
+        set_subscription(ctx, user, game.name, Kind.ALL, None, add)
         done.append(f"every new {game.title} board")
     for number in command.boards:
         board = board_of(ctx, game, number)
-        set_subscription(ctx, user, game.name, "board", board.id, add)
+        set_subscription(ctx, user, game.name, Kind.BOARD, board.id, add)
         done.append(f"board {board.id}")
     if command.active:
         playing = ctx.session.scalars(
@@ -59,7 +59,7 @@ def subscribe(ctx: Context, game: Game, command: commands.Subscribe) -> None:
                 "new one."
             )
         for number in playing:
-            set_subscription(ctx, user, game.name, "board", number, add)
+            set_subscription(ctx, user, game.name, Kind.BOARD, number, add)
         done.append(f"the {len(playing)} {game.title} boards being played")
     what = ", ".join(done)
     said = f"copies of the mails of {what}" if add else f"no more copies of {what}"
@@ -76,13 +76,13 @@ def notify(ctx: Context, game: Game, command: commands.Notify) -> None:
         on = command.on is not False
         numbers = [board_of(ctx, game, number).id for number in command.boards]
         for number in numbers:
-            set_subscription(ctx, user, game.name, OVER, number, on)
+            set_subscription(ctx, user, game.name, Kind.OVER, number, on)
         listed = ", ".join(str(number) for number in numbers)
         said = f"a mail when board {listed} ends" if on else f"no mail when board {listed} ends"
     else:
-        now = subscribed(ctx, user, game.name, EVERY_OVER)
+        now = subscribed(ctx, user, game.name, Kind.EVERY_OVER)
         on = (not now) if command.on is None else command.on
-        set_subscription(ctx, user, game.name, EVERY_OVER, None, on)
+        set_subscription(ctx, user, game.name, Kind.EVERY_OVER, None, on)
         said = (
             f"a mail when any {game.title} board ends"
             if on
@@ -97,7 +97,7 @@ def new_boards(ctx: Context, game: Game, command: commands.NewBoards) -> None:
     """A mail for each new board of the game, or none."""
     user = login(ctx, command.userid, command.password)
     on = command.on
-    set_subscription(ctx, user, game.name, NEW, None, on)
+    set_subscription(ctx, user, game.name, Kind.NEW_BOARDS, None, on)
     said = "a mail for each new board" if on else "no mail about new boards"
     ctx.reply.send(
         main_address(user),
@@ -107,30 +107,14 @@ def new_boards(ctx: Context, game: Game, command: commands.NewBoards) -> None:
 
 
 def subscribed(ctx: Context, user: User, game: str, kind: str) -> bool:
-    return (
-        ctx.session.scalar(
-            select(Subscription.id).where(
-                Subscription.user_id == user.id,
-                Subscription.game == game,
-                Subscription.kind == kind,
-                Subscription.board_id.is_(None),
-            )
-        )
-        is not None
-    )
+    """Whether the user has the game-wide subscription of this kind."""
+    return found_subscription(ctx, user, game, kind, None) is not None
 
 
-# The kinds of Subscription rows: copies of one board's mails, of every new
-# board's, a mail for each new board (stored as "notify", its old name); and
-# game_over.py's OVER and EVERY_OVER.
-BOARD, ALL, NEW = "board", "all", "notify"
-MOST_ACTIVE = 200  # boards `subscribe ... active` follows at once
-
-
-def set_subscription(
-    ctx: Context, user: User, game: str, kind: str, board_id: int | None, on: bool
-) -> None:
-    found = ctx.session.scalar(
+def found_subscription(
+    ctx: Context, user: User, game: str, kind: str, board_id: int | None
+) -> Subscription | None:
+    return ctx.session.scalar(
         select(Subscription).where(
             Subscription.user_id == user.id,
             Subscription.game == game,
@@ -140,6 +124,15 @@ def set_subscription(
             else Subscription.board_id == board_id,
         )
     )
+
+
+MOST_ACTIVE = 200  # boards `subscribe ... active` follows at once
+
+
+def set_subscription(
+    ctx: Context, user: User, game: str, kind: str, board_id: int | None, on: bool
+) -> None:
+    found = found_subscription(ctx, user, game, kind, board_id)
     if on and found is None:
         ctx.session.add(
             Subscription(
@@ -155,7 +148,7 @@ def new_board_news(ctx: Context, board: Board) -> None:
     """For a new board: 'all' subscribers follow it; 'notify' ones hear of it."""
     wishes = ctx.session.scalars(
         select(Subscription).where(
-            Subscription.game == board.game, Subscription.kind.in_((ALL, NEW))
+            Subscription.game == board.game, Subscription.kind.in_((Kind.ALL, Kind.NEW_BOARDS))
         )
     ).all()
     players = {p.user_id for p in board.players}
@@ -163,12 +156,12 @@ def new_board_news(ctx: Context, board: Board) -> None:
     for wish in wishes:
         if wish.user_id in players:
             continue
-        if wish.kind == ALL:
+        if wish.kind == Kind.ALL:
             ctx.session.add(
                 Subscription(
                     user_id=wish.user_id,
                     game=board.game,
-                    kind="board",
+                    kind=Kind.BOARD,
                     board_id=board.id,
                     created_at=ctx.now,
                 )

@@ -23,7 +23,7 @@ from .models import (
     User,
     Vote,
 )
-from .status import BoardStatus, Ending
+from .status import BoardStatus, Ending, SubscriptionKind
 
 __all__ = [
     "Address",
@@ -43,6 +43,7 @@ __all__ = [
     "Rating",
     "RatingEvent",
     "Subscription",
+    "SubscriptionKind",
     "User",
     "Vote",
     "database_url",

@@ -347,7 +347,7 @@ class Subscription(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     game: Mapped[str] = mapped_column(String(20))
-    kind: Mapped[str] = mapped_column(String(8))  # "board", "all" or "notify"
+    kind: Mapped[str] = mapped_column(String(8))  # a SubscriptionKind
     board_id: Mapped[int | None] = mapped_column(ForeignKey("boards.id", ondelete="CASCADE"))
     created_at: Mapped[datetime]
 

@@ -1,5 +1,6 @@
-"""Where a board is in its life, and how it ended: stored as their values
-(`active`, `resignation`, ...), compared as enums everywhere else."""
+"""Where a board is in its life, how it ended, and what a subscription asks
+for: stored as their values (`active`, `resignation`, ...), compared as
+enums everywhere else."""
 
 from __future__ import annotations
 
@@ -31,3 +32,13 @@ class Ending(StrEnum):
     @property
     def rated(self) -> bool:
         return self not in (Ending.DECLINED, Ending.UNANSWERED)
+
+
+class SubscriptionKind(StrEnum):
+    """What a `Subscription` row asks for."""
+
+    BOARD = "board"  # copies of one board's mails
+    ALL = "all"  # copies of the mails of every board of the game started from now
+    NEW_BOARDS = "notify"  # a mail for each new board (`newboards`; stored under its old name)
+    OVER = "over"  # a mail when this board ends (pbmserv's `notify BOARD`)
+    EVERY_OVER = "overall"  # a mail when any board of the game ends (`notify`)
