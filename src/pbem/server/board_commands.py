@@ -9,14 +9,13 @@ CommandError saying what was wrong and how to do it instead.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import delete, select
 
 from ..games.base import Game, MoveError, MoveSyntaxError, OptionError, State
-from ..store import Board, Ending, PendingMove, User
-from ..store.boards import StaleBoard, apply_move, create_board, rebuild, time_used
+from ..store import Board, PendingMove, User
+from ..store.boards import StaleBoard, apply_move, create_board, rebuild
 from . import commands, hints, turns, votes
 from .accounts import (
     find_address,
@@ -38,7 +37,7 @@ from .messages import Effect
 from .ratings import rating_row
 from .standings import active_boards
 from .subscriptions import new_board_news
-from .tick import forfeit
+from .tick import out_of_time
 
 DEFAULT_NAG_DAYS = 7
 DEFAULT_FORFEIT_DAYS = 21
@@ -204,21 +203,6 @@ def play(ctx: Context, game: Game, command: commands.Move, swapped: bool = False
     )
     expected = board.version if command.number is None else command.number - 1
     play_turn(ctx, board, user, command.move, expected, command.comment, swapped)
-
-
-def out_of_time(ctx: Context, board: Board) -> bool:
-    """Whether the player to move has used up their time for the whole game
-    (`--totaltime`); then the move comes too late: they forfeit, as the
-    periodic job would have made them."""
-    seat = board.to_move
-    if not board.total_days or seat is None:
-        return False
-    if time_used(board, board.moves, seat, ctx.now) <= timedelta(days=board.total_days):
-        return False
-    name = players_of(board)[seat]
-    reason = f"{name} ran out of time ({board.total_days} days in all)"
-    forfeit(ctx, board, seat, reason, Ending.OUT_OF_TIME)
-    return True
 
 
 def play_turn(

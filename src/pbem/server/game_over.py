@@ -16,8 +16,16 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..games import get_game
-from ..store import Board, BoardStatus, Rating, RatingEvent, Subscription, SubscriptionKind
-from ..store.boards import rebuild
+from ..store import (
+    Board,
+    BoardStatus,
+    Ending,
+    Rating,
+    RatingEvent,
+    Subscription,
+    SubscriptionKind,
+)
+from ..store.boards import rebuild, time_used
 from .accounts import main_address
 from .ratings import ESTABLISHED, rate_finished_boards
 
@@ -49,26 +57,25 @@ def game_over_story(session: Session, board: Board, now: datetime) -> str:
 
 
 def _outcome(board: Board, names: list[str]) -> str:
-    """How the game ended, naming the winner by userid."""
+    """How the game ended, naming the winner by userid (the server's own
+    endings say who won already: 'ann resigned; bob wins')."""
     reason = board.result or "the game ended"
     if board.winner is None:
-        return reason if "draw" in reason or "declined" in reason else f"no winner; {reason}"
-    winner = names[board.winner]
-    return reason if f"{winner} wins" in reason else f"{winner} wins; {reason}"
+        said_so = board.ending in (Ending.AGREED_DRAW, Ending.STANDING_DRAW, Ending.DECLINED)
+        return reason if said_so else f"no winner; {reason}"
+    return f"{names[board.winner]} wins; {reason}" if board.ending is Ending.RULES else reason
 
 
 def _time_used(board: Board, seats: int, ended: datetime) -> list[timedelta]:
-    """Each seat's thinking time: a move's time runs from the move before
-    it (the first from the challenge); the wait of the player to move when
-    the game ended (a resignation, a forfeit) counts as theirs."""
-    used = [timedelta() for _ in range(seats)]
-    previous = board.created_at
-    for move in sorted(board.moves, key=lambda row: row.number):
-        used[move.seat] += move.played_at - previous
-        previous = move.played_at
+    """Each seat's thinking time (`store.boards.time_used`, to the end); the
+    wait of the player to move when the game ended (a resignation, a
+    forfeit) counts as theirs."""
+    moves = sorted(board.moves, key=lambda row: row.number)
+    used = [time_used(board, moves, seat, ended) for seat in range(seats)]
     waiting = rebuild(board).to_move
-    if waiting is not None and ended > previous:
-        used[waiting] += ended - previous
+    last = moves[-1].played_at if moves else board.created_at
+    if waiting is not None:
+        used[waiting] += ended - last
     return used
 
 

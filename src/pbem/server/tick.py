@@ -124,13 +124,8 @@ def check_board(ctx: Context, board: Board) -> None:
     if player.vacation:
         board.due_at = None  # not due while away; 'vacation off' sets it again
         return
-    names = players_of(board)
     waited = ctx.now - board.updated_at
-    if board.total_days and time_used(board, board.moves, seat, ctx.now) > timedelta(
-        days=board.total_days
-    ):
-        reason = f"{names[seat]} ran out of time ({board.total_days} days in all)"
-        forfeit(ctx, board, seat, reason, Ending.OUT_OF_TIME)
+    if out_of_time(ctx, board):
         return
     forfeit_at = forfeit_time(board)
     if forfeit_at is not None and ctx.now >= forfeit_at:
@@ -144,7 +139,7 @@ def check_board(ctx: Context, board: Board) -> None:
             reason = "drawn: the proposal stood unanswered until the forfeit time"
             end_board(ctx, board, rebuild(board), None, reason, Ending.STANDING_DRAW)
             return
-        reason = f"{names[seat]} forfeited: no move in {board.forfeit_days} days"
+        reason = f"{player.userid} forfeited: no move in {board.forfeit_days} days"
         forfeit(ctx, board, seat, reason, Ending.FORFEIT)
         return
     if board.nag_days and waited >= timedelta(days=board.nag_days):
@@ -157,6 +152,21 @@ def check_board(ctx: Context, board: Board) -> None:
             if votes and others:  # everyone asked about the draw hears of it too
                 remind_of_draw(ctx, board, others, delay=False)
     reschedule(ctx.session, board)
+
+
+def out_of_time(ctx: Context, board: Board) -> bool:
+    """Whether the player to move has used up their time for the whole game
+    (`--totaltime`): then they forfeit, whether the periodic job finds it
+    or a move that comes too late (`board_commands.play_turn`)."""
+    seat = board.to_move
+    if not board.total_days or seat is None:
+        return False
+    if time_used(board, board.moves, seat, ctx.now) <= timedelta(days=board.total_days):
+        return False
+    name = players_of(board)[seat]
+    reason = f"{name} ran out of time ({board.total_days} days in all)"
+    forfeit(ctx, board, seat, reason, Ending.OUT_OF_TIME)
+    return True
 
 
 def draw_votes(ctx: Context, board: Board) -> Sequence[Vote]:
