@@ -371,3 +371,6 @@ def test_subscribe_active_follows_every_board_being_played(door: Door) -> None:
     exchange(door, CAROL, "vasco unsub carol carolpw1 active")
     copies = exchange(door, BOB, "vasco move 3 bob bobpass1 a0,0")
     assert CAROL not in {m.to for m in copies}
+    [again_added] = exchange(door, ANN, "add ann annpass1 ann@phone.example")
+    assert again_added.subject == "pbem error: add"
+    assert "ann has ann@phone.example already: name only addresses to add." in again_added.text

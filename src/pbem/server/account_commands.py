@@ -126,14 +126,14 @@ def mail_preference(ctx: Context, command: commands.MailPreference) -> None:
 def add_address(ctx: Context, command: commands.AddAddress) -> None:
     """Commands may come from other addresses too; mail stays where it goes."""
     user = login(ctx, command.userid, command.password)
-    named = [check_address(one) for one in (command.address, *command.also)]
-    for address in named:
-        if find_address(ctx.session, address) is not None:
-            raise CommandError(
-                f"The address {address} already belongs to an account: add another one.",
-                kind=CONFLICT,
-            )
-    added = add_addresses(ctx, user, tuple(named))
+    named = (command.address, *command.also)
+    added = add_addresses(ctx, user, named)
+    if len(added) != len(named):
+        raise CommandError(
+            f"{user.userid} has {', '.join(one for one in named if one not in added)} already: "
+            "name only addresses to add.",
+            kind=CONFLICT,
+        )
     ctx.reply.send(
         [main_address(user), *added],
         f"pbem add {user.userid}",
@@ -194,7 +194,8 @@ def add_addresses(ctx: Context, user: User, addresses: tuple[str, ...]) -> list[
         owner = find_address(ctx.session, one)
         if owner is not None and owner.user_id != user.id:
             raise CommandError(
-                f"The address {one} already belongs to another account.", kind=CONFLICT
+                f"The address {one} already belongs to an account; one address, one account.",
+                kind=CONFLICT,
             )
         if owner is None:
             user.addresses.append(Address(address=one, address_key=one.lower()))

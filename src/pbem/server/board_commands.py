@@ -18,7 +18,6 @@ from ..store import Board, PendingMove, User
 from ..store.boards import StaleBoard, apply_move, create_board, rebuild
 from . import commands, hints, turns, votes
 from .accounts import (
-    find_address,
     main_address,
     user_named,
 )
@@ -29,7 +28,7 @@ from .context import (
     board_of,
     login,
     seat_of,
-    sender_account,
+    sending_user,
 )
 from .errors import CONFLICT, MALFORMED, CommandError
 from .lifecycle import active_state, after_move, clear_votes
@@ -83,9 +82,7 @@ def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
             "Bots play only against people: name at least one player who is not a bot "
             f"('{game.name} challenge YOU {users[0].userid}')."
         )
-    sent_by = sender_account(ctx)
-    if ctx.trusted_user is not None:
-        sent_by = ctx.trusted_user
+    sent_by = sending_user(ctx)
     alone = len({user.id for user in users}) != len(users)
     if alone and (sent_by is None or {user.id for user in users} != {sent_by.id}):
         raise CommandError(
@@ -159,10 +156,8 @@ def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
 def challenger(ctx: Context) -> str:
     """Who sent a challenge, as the players may see it: a userid, never an
     address (the board mail goes to both players and every subscriber)."""
-    if ctx.trusted_user is not None:
-        return ctx.trusted_user.userid
-    address = find_address(ctx.session, ctx.sender)
-    return address.user.userid if address is not None else "someone without an account here"
+    user = sending_user(ctx)
+    return user.userid if user is not None else "someone without an account here"
 
 
 def your_turn(

@@ -86,3 +86,9 @@ def seat_of(board: Board, user: User) -> int:
 def sender_account(ctx: Context) -> User | None:
     address = find_address(ctx.session, ctx.sender)
     return None if address is None else address.user
+
+
+def sending_user(ctx: Context) -> User | None:
+    """Who sent the command: the door's trusted user, else the account of
+    the sender's address (None: an address with no account)."""
+    return ctx.trusted_user if ctx.trusted_user is not None else sender_account(ctx)
