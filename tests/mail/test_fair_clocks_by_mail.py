@@ -7,14 +7,7 @@ after the player's whole-game time ran out forfeits instead of playing."""
 from __future__ import annotations
 
 from tests.mail.conftest import Door
-from tests.mail.test_story_by_mail import ANN, BOB, exchange, players, received, to
-
-
-def tick(door: Door) -> list:
-    before = len(door.world.mails)
-    door.server.tick()
-    door.deliver()
-    return received(door, before)
+from tests.mail.test_story_by_mail import ANN, BOB, exchange, players, tick, to
 
 
 def test_back_from_vacation_a_reminder_and_a_full_nag_period_before_a_forfeit(

@@ -31,6 +31,15 @@ def exchange(door: Door, sender: str, subject: str, body: str = "") -> list[Mail
     return received(door, before)
 
 
+def tick(door: Door) -> list[Mail]:
+    """Run the periodic job, deliver what it queued, and return the mails
+    the outside world got."""
+    before = len(door.world.mails)
+    door.server.tick()
+    door.deliver()
+    return received(door, before)
+
+
 def received(door: Door, before: int) -> list[Mail]:
     mails = []
     for message in door.world.mails[before:]:
@@ -182,20 +191,14 @@ def test_the_nag_carries_the_board_and_the_forfeit_ends_the_game(door: Door) -> 
     exchange(door, ANN, "vasco move 1 ann annpass1 a0,0")
     exchange(door, BOB, "vasco move 1 bob bobpass1 b1,0")
     door.clock.advance(days=1, hours=1)
-    before = len(door.world.mails)
-    door.server.tick()
-    door.deliver()
-    [nag] = received(door, before)
+    [nag] = tick(door)
     assert (nag.to, nag.subject) == (ANN, "Vasco Board 1 ann (reminder)")
     assert nag.text.startswith("It has been your move on board 1 for 1 days.")
     assert "Moves:\n    1. ann        a0,0     2. bob        b1,0" in nag.text
     assert "Last move: b1,0 by Blue (X)." in nag.text
 
     door.clock.advance(days=2)
-    before = len(door.world.mails)
-    door.server.tick()
-    door.deliver()
-    mails = received(door, before)
+    mails = tick(door)
     text = to(mails, BOB).text
     assert to(mails, BOB).subject == "Vasco Board 1 game over"
     assert text.startswith("Game over: ann forfeited: no move in 3 days; bob wins.\n")

@@ -91,9 +91,9 @@ def read_move(game: Game, words: list[str], body: str) -> commands.OnBoard:
         if len(words) < 4:
             raise UnfinishedMove(game.name, int(words[0]), words[1] if len(words) > 1 else None)
     usage(form, words, 4, MOST_WORDS)
-    word, mark, _ = words[3].partition("#")
-    if len(words) > 4:
+    if len(words) > 4:  # a move in several words: no special move
         return played(commands.Move, game, words, body, form)
+    word, mark, _ = words[3].partition("#")
     if word.lower() == "swap":
         return read_guarded(
             commands.Swap, game, [*words[:2], words[2] + words[3][len(word) :]], body

@@ -34,11 +34,13 @@ the rules of a game; 'help ratings', 'help timing' and 'help mail' say more.
 RATINGS = f"""\
 Ratings, as pbmserv kept them: one per player and game, starting at
 {START:.0f}. For your first {ESTABLISHED} games you are provisional: your
-rating is the average of one value per game, the rating of the opponent plus 400
-for a win, minus 400 for a loss (against a provisional opponent: the average
-of both ratings plus or minus 200). After that a game moves it by the Elo
-formula with K = 32. A declined challenge and a challenge never answered
-are not rated. 'vasco standings' lists the players; 'vasco history alice'
+rating is the average of one value per game, the rating of the opponent
+plus 400 for a win, minus 400 for a loss (against a provisional opponent:
+the average of both ratings plus or minus 200), plus a fifth of how far
+the average of the active established players is below 1720. After that a
+game moves it by the Elo formula with K = 32. Ratings are whole numbers.
+A declined challenge, a challenge never answered and a game against
+yourself are not rated. 'vasco standings' lists the players; 'vasco history alice'
 the rated games of a player, 'vasco history' every rated game.
 """
 
