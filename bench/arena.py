@@ -29,9 +29,8 @@ from typing import Any
 
 from pbem.ai.levels import LEVELS
 from pbem.ai.mcts import Budget, Settings, search
-from pbem.games import GAMES, get_game
+from pbem.games import GAMES, get_game, warm_up
 from pbem.games.base import State
-from pbem.games.vacu import compiled
 
 PLAIN_UCT = Settings(solver=False)
 
@@ -162,7 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     a = player_named(args.a, args.scale)
     b = player_named(args.b, args.scale)
-    compiled.warm_up()  # as each bot search process does at start: no first move pays for it
+    warm_up()  # as each bot search process does at start: no first move pays for it
     tally, wall = match(args.game, args.option, a, b, args.games, args.seed)
     sys.stdout.write(report(args.game, a, b, tally, wall))
     return 0

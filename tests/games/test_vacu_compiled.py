@@ -5,12 +5,7 @@ same board at the end, over random positions of every size and phase."""
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
-import time
-from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -96,18 +91,3 @@ def test_the_search_position_plays_out_compiled() -> None:
     seed = random.Random(5).getrandbits(64)
     assert method == compiled.play_out(state.search_position(), SplitMix64(seed))
     assert method == vacu_search.play_out(state.search_position(), SplitMix64(seed))  # type: ignore[arg-type]
-
-
-def test_the_compiled_loop_loads_from_its_cache_in_under_two_seconds(tmp_path: Path) -> None:
-    """A process's first playout does not wait for a compile: the first
-    run writes numba's cache, every later one loads it."""
-    script = "from pbem.games.vacu import compiled; compiled.warm_up()"
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    subprocess.run([sys.executable, "-c", script], check=True, env=env, timeout=300)
-    timed = f"import time; t = time.perf_counter(); {script}; print(time.perf_counter() - t)"
-    start = time.perf_counter()
-    out = subprocess.run(
-        [sys.executable, "-c", timed], check=True, env=env, timeout=300, capture_output=True
-    )
-    assert float(out.stdout) < 2.0, f"warm-up took {out.stdout!r}"
-    assert time.perf_counter() - start < 10

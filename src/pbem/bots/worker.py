@@ -41,9 +41,9 @@ def _ready() -> None:
     process when it starts, not in its first search (the first start on a
     new installation compiles them, for some seconds, and caches that)."""
     import pbem.ai.decide  # noqa: F401
-    from pbem.games.vacu import compiled
+    from pbem.games import warm_up
 
-    compiled.warm_up()
+    warm_up()
 
 
 def _started() -> bool:

@@ -18,3 +18,14 @@ def get_game(name: str) -> Game:
         return GAMES[name.lower()]
     except KeyError:
         raise KeyError(f"No game called {name!r}; pbem hosts: {', '.join(GAMES)}.") from None
+
+
+def warm_up() -> None:
+    """Compile every game's compiled random-game loop now, or load it from
+    numba's disk cache, so that no search's first playout waits for it (a
+    first compile takes seconds; a load from the cache, a fraction of one)."""
+    from .vacu import compiled as vacu_compiled
+    from .vasco import compiled as vasco_compiled
+
+    vacu_compiled.warm_up()
+    vasco_compiled.warm_up()

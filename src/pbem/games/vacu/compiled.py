@@ -7,8 +7,7 @@ numbers both play the same game move for move (`tests/games/
 test_vacu_compiled.py` compares the records, the ends, the winners and
 the final boards over random games of every size and phase), so the
 random numbers come from a generator both can run: SplitMix64
-(`SplitMix64` here, `_random` inside the compiled loop), seeded from the
-caller's `random.Random`.
+(`splitmix.py`), seeded from the caller's `random.Random`.
 
 Arrays instead of the Board's dicts: a group is its head point (its first
 stone) with its pseudo-liberty sums, its edge bits and its size at that
@@ -32,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..base import Playout, score_of
+from ..splitmix import AVAILABLE, SplitMix64, njit, random_double
 from .board import BLACK, EDGE, EMPTY, NEEDS, WHITE, ZOBRIST, Board, _tables
 from .search import (
     BUTTON_KEY,
@@ -51,59 +51,18 @@ from .search import (
     outcome,
 )
 
-try:
-    from numba import njit, types
+if AVAILABLE:
+    from numba import types
     from numba.typed import Dict
-
-    AVAILABLE = True
-except ImportError:  # pragma: no cover (numba is a dependency; this keeps the pure path)
-    AVAILABLE = False
-
-    def njit(**_options: Any) -> Any:  # type: ignore[no-redef]
-        return lambda function: function
-
-
-_MASK = (1 << 64) - 1
-_GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
-_UNIT = 2.0**-53
-
-
-class SplitMix64:
-    """Vigna's SplitMix64, in Python: the same doubles in [0, 1) as the
-    compiled loop's `_random` from the same state."""
-
-    __slots__ = ("state",)
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & _MASK
-
-    def random(self) -> float:
-        self.state = z = (self.state + _GOLDEN) & _MASK
-        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-        return ((z ^ (z >> 31)) >> 11) * _UNIT
-
 
 # How the compiled loop says a game ended (0: it did not, the cap came first).
 _ENDS = {1: CONNECTION, 2: PASSES, 3: REMOVAL, 4: REPETITION}
 _NEEDS_BLACK, _NEEDS_WHITE = NEEDS[BLACK], NEEDS[WHITE]
 
 
-_GOLDEN_64, _MIX1_64, _MIX2_64 = np.uint64(_GOLDEN), np.uint64(_MIX1), np.uint64(_MIX2)
-_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
 _BUTTON_KEY, _SWITCH_KEY = np.uint64(BUTTON_KEY), np.uint64(SWITCH_KEY)
 _TO_MOVE_KEYS = np.array(TO_MOVE_KEYS, dtype=np.uint64)
 _NO_MOVE = -100  # none drawn yet
-
-
-@njit(cache=True)
-def _random(rng: Any) -> float:
-    z = rng[0] + _GOLDEN_64
-    rng[0] = z
-    z = (z ^ (z >> _S30)) * _MIX1_64
-    z = (z ^ (z >> _S27)) * _MIX2_64
-    z = z ^ (z >> _S31)
-    return float(z >> _S11) * _UNIT
 
 
 @njit(cache=True)
@@ -370,7 +329,7 @@ def _run(b: Any, links: Any, counts: Any, zobrist: Any, edges: Any, points: Any,
         draws = n_empty + 1 if other != 0 else n_empty
         move = _NO_MOVE
         for _ in range(MAX_DRAWS):
-            i = int(_random(rng) * draws)
+            i = int(random_double(rng) * draws)
             if i == n_empty:
                 move = other if other != 0 else PASS_MOVE
                 break
@@ -387,7 +346,7 @@ def _run(b: Any, links: Any, counts: Any, zobrist: Any, edges: Any, points: Any,
             if other != 0:
                 legal[n_legal] = other
                 n_legal += 1
-            move = PASS_MOVE if n_legal == 0 else legal[int(_random(rng) * n_legal)]
+            move = PASS_MOVE if n_legal == 0 else legal[int(random_double(rng) * n_legal)]
         if recording:
             record[turn - 1] = move
         if move >= 0:

@@ -295,6 +295,11 @@ class VascoSearchPosition:
         self._end(path_result(self.board, self.pool, self._to_move))
 
     def _end(self, result: Result) -> None:
+        self.finish(result.winner)
+
+    def finish(self, winner: int | None) -> None:
+        """End the game with this winner (None: a draw); the compiled
+        playout ends a position it used up this way."""
         self._to_move = None
-        self._winner = result.winner
+        self._winner = winner
         self._unsettled = False

@@ -253,10 +253,13 @@ class VascoState(State[VascoMove]):
         )
 
     def search_position(self) -> VascoSearchPosition:
-        """This position for the AI's search (the game must not be over)."""
-        from .search import VascoSearchPosition
+        """This position for the AI's search (the game must not be over);
+        its random games run compiled when numba is installed."""
+        from . import compiled
 
-        return VascoSearchPosition.from_state(self)
+        if compiled.AVAILABLE:  # the same games, their random ones compiled
+            return compiled.CompiledPosition.from_state(self)
+        return compiled.VascoSearchPosition.from_state(self)
 
     # -- output ---------------------------------------------------------------
 
