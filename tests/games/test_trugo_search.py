@@ -282,7 +282,10 @@ def test_play_out_from_mid_game_replays_and_passes_too(monkeypatch: pytest.Monke
 
 
 def test_a_cut_off_game_scores_the_material() -> None:
-    position = start().search_position(cutoff=25)
+    """The pure loop plays in place, so its board is the one scored (the
+    compiled twin, which leaves the position used up, is held to the same
+    score in test_trugo_compiled.py)."""
+    position = TrugoSearchPosition.from_state(start(), cutoff=25)
     playout = position.play_out(random.Random(2))
     assert playout.capped and playout.turns == 25 and playout.winner is None
     assert position.to_move is not None

@@ -24,8 +24,9 @@ def warm_up() -> None:
     """Compile every game's compiled random-game loop now, or load it from
     numba's disk cache, so that no search's first playout waits for it (a
     first compile takes seconds; a load from the cache, a fraction of one)."""
+    from .trugo import compiled as trugo_compiled
     from .vacu import compiled as vacu_compiled
     from .vasco import compiled as vasco_compiled
 
-    vacu_compiled.warm_up()
-    vasco_compiled.warm_up()
+    for compiled in (vasco_compiled, trugo_compiled, vacu_compiled):
+        compiled.warm_up()

@@ -72,9 +72,15 @@ def material_share(board: Board, on_board: list[int] | None = None) -> float:
     the Waning phase no piece enters any more). Captures and pieces that left
     with a tile are in `d` already: they are on the board no more."""
     on = board.on_board() if on_board is None else on_board
-    lead = on[0] - on[1]
-    if board.pool > 0:
-        lead += board.hand[0] - board.hand[1]
+    return material_score(on, board.hand, board.pool)
+
+
+def material_score(on_board: list[int], hand: list[int], pool: int) -> float:
+    """`material_share` from the counts alone: pieces on the board and in
+    hand by player, and the tiles left in the pool."""
+    lead = on_board[0] - on_board[1]
+    if pool > 0:
+        lead += hand[0] - hand[1]
     return 1.0 / (1.0 + math.exp(-lead / MATERIAL_SCALE))
 
 
@@ -89,28 +95,31 @@ def random_move(board: Board, player: int, rng: random.Random) -> Move:
     piece move, keep a piece move, keep a tile if it is removable, else draw
     again; after `MAX_DRAWS` rejections the removable tiles are listed in
     full (which also finds a player with no legal move, who passes). Both
-    ways give each legal move the same chance."""
+    ways give each legal move the same chance.
+
+    Cells, pieces and destinations are numbered in id order, not in the
+    order the board's sets keep, so that the compiled loop (`compiled.py`)
+    draws the same move from the same random number."""
     rand = rng.random
     destinations = board.destinations
     starts: list[int] = []
-    ends: list[set[int]] = []
+    ends: list[list[int]] = []
     pieces = 0  # piece moves
-    for start, stack in board.stacks.items():
-        if stack[-1] == player:
-            targets = destinations(start)
-            if targets:
-                starts.append(start)
-                ends.append(targets)
-                pieces += len(targets)
+    for start in board.movable(player):
+        targets = destinations(start)
+        if targets:
+            starts.append(start)
+            ends.append(sorted(targets))
+            pieces += len(targets)
     if board.pool > 0:
-        cells = list(board.frontier) if board.tiles else [ORIGIN]
+        cells = sorted(board.frontier) if board.tiles else [ORIGIN]
         placements = 3 * len(cells)
         pick = int(rand() * (placements + pieces))
         if pick < placements:
             index, rotation = divmod(pick, 3)
             return (PLACE, cells[index], rotation)
         return _piece_move(starts, ends, pick - placements)
-    tiles = list(board.tiles)
+    tiles = sorted(board.tiles)
     removable = board.removable
     for _ in range(MAX_DRAWS if tiles else 0):
         pick = int(rand() * (len(tiles) + pieces))
@@ -127,15 +136,12 @@ def random_move(board: Board, player: int, rng: random.Random) -> Move:
     return _piece_move(starts, ends, pick - len(removals))
 
 
-def _piece_move(starts: list[int], ends: list[set[int]], index: int) -> Move:
+def _piece_move(starts: list[int], ends: list[list[int]], index: int) -> Move:
     """The piece move numbered `index` when each start's destinations are
-    numbered in turn (in any fixed order: every move has one number)."""
+    numbered in turn."""
     for start, targets in zip(starts, ends, strict=True):
         if index < len(targets):
-            for end in targets:
-                if not index:
-                    return (MOVE, start, end)
-                index -= 1
+            return (MOVE, start, targets[index])
         index -= len(targets)
     raise AssertionError("a piece move number beyond the piece moves")
 

@@ -369,10 +369,13 @@ class TrugoState(State[TrugoMove]):
     def search_position(self, cutoff: int | None = -1) -> TrugoSearchPosition:
         """This position for the AI's search (see `search.py`); its random
         games stop after `cutoff` turns (by default `SEARCH_CUTOFF`; None:
-        the playout's cap of 1,000), scoring the material on the board."""
-        from .search import SEARCH_CUTOFF, TrugoSearchPosition
+        the playout's cap of 1,000), scoring the material on the board, and
+        run compiled when numba is installed."""
+        from . import compiled
+        from .search import SEARCH_CUTOFF
 
-        return TrugoSearchPosition.from_state(self, SEARCH_CUTOFF if cutoff == -1 else cutoff)
+        kind = compiled.CompiledPosition if compiled.AVAILABLE else compiled.TrugoSearchPosition
+        return kind.from_state(self, SEARCH_CUTOFF if cutoff == -1 else cutoff)
 
     # -- output ---------------------------------------------------------------
 

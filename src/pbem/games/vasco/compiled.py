@@ -14,8 +14,9 @@ move of the playout can reach its rim: a cell is `(row - r0) * width +
 (col - c0)` with an odd width and `r0 + c0` even, so, as with the engine's
 ids, an even cell points up, its side neighbours are one apart, its
 horizontal one a width away, and cells sort as the engine's ids do. The
-window's arrays are kept between playouts (`_scratch`) and cleaned around
-the final tiles after each, so a playout costs its moves, not the window.
+window's arrays (a few sizes of them, rounded up) are kept between playouts
+(`_scratch`) and cleaned around the final tiles after each, so a playout
+costs its moves, not the window.
 Windows too large to keep (pools of hundreds of tiles) play the pure path.
 
 The loop compiles on first use (a few seconds) and is cached on disk
@@ -25,7 +26,7 @@ The loop compiles on first use (a few seconds) and is cached on disk
 from __future__ import annotations
 
 import random
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -517,7 +518,7 @@ def _clean(s: Any, st: Any, known_cells: Any, touch: Any, width: int) -> None:
 # -- from a position ----------------------------------------------------------------
 
 
-@cache
+@lru_cache(maxsize=4)
 def _scratch(width: int, height: int) -> tuple[tuple[Any, ...], Any]:
     """A clean window's arrays, kept for the next playout on a window of
     this size: tiles (-1 empty), seen, the tiles in order, done stamps,
@@ -561,8 +562,9 @@ class _Window:
         self.c0, self.r0 = min(cols) - across, min(rows) - down
         if (self.c0 + self.r0) & 1:
             self.c0 -= 1
-        self.width = (max(cols) + across - self.c0 + 1) | 1
-        self.height = max(rows) + down - self.r0 + 1
+        # Rounded up, so that most positions share a few kept windows.
+        self.width = -(-(max(cols) + across - self.c0 + 1) // 64) * 64 + 1
+        self.height = -(-(max(rows) + down - self.r0 + 1) // 64) * 64
 
     @classmethod
     def around(cls, position: VascoSearchPosition) -> _Window:
