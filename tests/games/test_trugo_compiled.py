@@ -7,6 +7,8 @@ phases, with and without stacking, cut off or played to the end."""
 from __future__ import annotations
 
 import random
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
 import pytest
@@ -125,3 +127,17 @@ def test_what_the_loop_cannot_hold_plays_the_pure_path(
         monkeypatch.setattr(compiled, "MAX_WINDOW", 100)
     monkeypatch.setattr(compiled, "_played", None)  # any call of it fails
     assert compiled.play_out(position.copy(), SplitMix64(2)) == expected
+
+
+def test_threads_playing_out_at_once_each_get_their_own_game() -> None:
+    """The kept windows serve one playout at a time: four threads playing
+    out together, switching as often as the interpreter can, each get the
+    pure loop's game."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        opening = position_after([], 6, 1).search_position(cutoff=60)
+        with ThreadPoolExecutor(4) as pool:
+            list(pool.map(lambda seed: both(opening, seed), range(200)))
+    finally:
+        sys.setswitchinterval(interval)

@@ -27,6 +27,7 @@ The loop compiles on first use (some seconds) and is cached on disk
 from __future__ import annotations
 
 import random
+import threading
 from functools import cache, lru_cache
 from typing import Any
 
@@ -37,6 +38,8 @@ from ..splitmix import AVAILABLE, SplitMix64, njit, random_double
 from .board import _FREE_RUN, _ONE_RUN, MOVE, ORIGIN, PASS, PASS_MOVE, PLACE, REMOVE, Board, Move
 from .geometry import ARCHES, CORNER_OFFSETS, SIDE_OFFSETS, point_id, point_of
 from .search import CAP, MAX_DRAWS, TrugoSearchPosition, material_score
+
+_LOCK = threading.Lock()  # the kept windows serve one playout at a time
 
 __all__ = ["AVAILABLE", "CompiledPosition", "play_out", "warm_up"]
 
@@ -773,32 +776,33 @@ def _played(
     log = np.empty(len(board.tiles) + board.pool + 1, dtype=np.int64)
     tiled = [window.local(cid) for cid in board.tiles]
     log[: len(tiled)] = tiled
-    st[_LOGGED] = len(tiled)
     total = len(board.tiles) + board.pool
     moves = np.empty(3 * cap if record is not None else 0, dtype=np.int64)
     rng = np.array([rand.state], dtype=np.uint64)
-    try:
-        c = _load(position, window, s)
-        turns, placed, how = _run(
-            b,
-            lists,
-            st,
-            c,
-            log,
-            rng,
-            window.local(ORIGIN),
-            cap,
-            corners,
-            sides,
-            steps,
-            width,
-            4 * total * total + 64,
-            moves,
-        )
-        final = _final(window, b, lists, st, c)
-        player, result = int(st[_PLAYER]), int(st[_RESULT])
-    finally:
-        _clean(b, lists, st, log, corners, sides)
+    with _LOCK:  # one playout at a time on the kept windows
+        try:
+            st[_LOGGED] = len(tiled)
+            c = _load(position, window, s)
+            turns, placed, how = _run(
+                b,
+                lists,
+                st,
+                c,
+                log,
+                rng,
+                window.local(ORIGIN),
+                cap,
+                corners,
+                sides,
+                steps,
+                width,
+                4 * total * total + 64,
+                moves,
+            )
+            final = _final(window, b, lists, st, c)
+            player, result = int(st[_PLAYER]), int(st[_RESULT])
+        finally:
+            _clean(b, lists, st, log, corners, sides)
     rand.state = int(rng[0])
     if record is not None:
         record.extend(_moves(window, moves[: 3 * turns].tolist()))

@@ -26,6 +26,7 @@ The loop compiles on first use (a few seconds) and is cached on disk
 from __future__ import annotations
 
 import random
+import threading
 from functools import cache, lru_cache
 from typing import Any
 
@@ -45,6 +46,8 @@ from .geometry import (
     touching_offsets,
 )
 from .search import MAX_DRAWS, VascoSearchPosition, search_move
+
+_LOCK = threading.Lock()  # the kept windows serve one playout at a time
 
 __all__ = ["AVAILABLE", "CompiledPosition", "play_out", "warm_up"]
 
@@ -602,22 +605,23 @@ def _played(
     candidates[: len(listed)] = [local(cid) for cid in listed]
     rng = np.array([rand.state], dtype=np.uint64)
     moves = np.empty(position.pool if record is not None else 0, dtype=np.int64)
-    try:
-        _load(
-            s,
-            st,
-            np.array([local(cid) for cid in board.tiles], dtype=np.int64),
-            np.array(list(board.tiles.values()), dtype=np.int64),
-            known,
-            width,
-        )
-        st[_CANDIDATES] = len(listed)
-        turns, placed, won = _run(
-            s, st, candidates, rng, position.pool, local(ORIGIN), touch, ring, width, moves
-        )
-        final = {window.cell(int(cid)): int(s[0][cid]) for cid in s[2][: st[_TILES]]}
-    finally:
-        _clean(s, st, known, touch, width)
+    with _LOCK:  # one playout at a time on the kept windows
+        try:
+            _load(
+                s,
+                st,
+                np.array([local(cid) for cid in board.tiles], dtype=np.int64),
+                np.array(list(board.tiles.values()), dtype=np.int64),
+                known,
+                width,
+            )
+            st[_CANDIDATES] = len(listed)
+            turns, placed, won = _run(
+                s, st, candidates, rng, position.pool, local(ORIGIN), touch, ring, width, moves
+            )
+            final = {window.cell(int(cid)): int(s[0][cid]) for cid in s[2][: st[_TILES]]}
+        finally:
+            _clean(s, st, known, touch, width)
     rand.state = int(rng[0])
     if record is not None:
         record.extend(
