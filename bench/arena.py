@@ -5,8 +5,8 @@ and time per move.
 of Vacu between the hard level and uniformly random play, the seats taken
 in turn (the first player alternates), from a fixed `--seed`, and prints
 how `a` fared. Players are a level's name (`easy`, `medium`, `hard`, from
-`pbem.ai.levels`), `random`, or `uct`: plain UCT (random playouts, no
-solver, no game knowledge) given the hard level's budget, the yardstick
+`pbem.ai.levels`), `random`, or `uct`: plain UCT (random playouts to the end,
+no solver, no game knowledge) given the hard level's budget, the yardstick
 the strongest level must beat. `--scale 0.1` multiplies every budget (time
 and playouts) to run a quick look; the figures in docs/ai.md say which
 scale they were run at. The game's options come one per `--option`
@@ -30,24 +30,37 @@ from typing import Any
 from pbem.ai.levels import LEVELS
 from pbem.ai.mcts import Budget, Settings, search
 from pbem.games import GAMES, get_game, warm_up
-from pbem.games.base import State
+from pbem.games.base import SearchPosition, State
 
 PLAIN_UCT = Settings(solver=False)
 
 
+def plain_position(state: State[Any]) -> SearchPosition:
+    """The search position with no game knowledge: Trugo's random games
+    played to the end (or the playout cap), not cut off and scored by the
+    material left, which is knowledge; the other games' random games are
+    whole games already (Vacu's cap scores the board by the rules)."""
+    if state.game.name == "trugo":
+        return state.search_position(cutoff=None)  # type: ignore[call-arg]
+    return state.search_position()
+
+
 @dataclass(frozen=True)
 class Player:
-    """One side of a match: a name, and how it picks a move (None: at random)."""
+    """One side of a match: a name, and how it picks a move (None: at
+    random); `plain` searches with no game knowledge (`plain_position`)."""
 
     name: str
     budget: Budget | None
     settings: Settings = field(default_factory=Settings)
+    plain: bool = False
 
     def move(self, state: State[Any], rng: random.Random) -> str:
         if self.budget is None:
             moves = state.legal_moves()
             return state.move_text(moves[int(rng.random() * len(moves))])
-        return search(state.search_position(), self.budget, rng, self.settings).best
+        position = plain_position(state) if self.plain else state.search_position()
+        return search(position, self.budget, rng, self.settings).best
 
 
 def player_named(name: str, scale: float) -> Player:
@@ -56,7 +69,7 @@ def player_named(name: str, scale: float) -> Player:
         return Player(name, None)
     if name == "uct":
         hard = LEVELS["hard"]
-        return Player(name, scaled(hard.budget, scale), PLAIN_UCT)
+        return Player(name, scaled(hard.budget, scale), PLAIN_UCT, plain=True)
     if name not in LEVELS:
         raise SystemExit(f"unknown player {name!r}: random, uct, or one of {', '.join(LEVELS)}")
     level = LEVELS[name]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from pbem.ai.mcts import Budget, search
+from pbem.ai.mcts import Budget, Settings, search
 from pbem.games import get_game
 from pbem.games.base import State
 
@@ -40,6 +40,12 @@ LOSSES_IN_ONE = [
 ]  # fmt: skip
 
 
+# Plain settings and RAVE's (the levels' knowledge), each held to the tactics.
+HOW = pytest.mark.parametrize(
+    "how", [Settings(), Settings(rave=300, exploration=0.2)], ids=["uct", "rave"]
+)
+
+
 def position(rules: tuple[str, tuple[str, ...], str], record: str) -> State[Any]:
     game, options, _ = rules
     state = get_game(game).start(options)
@@ -59,18 +65,24 @@ def wins_at_once(state: State[Any], words: str = "") -> set[str]:
     return found
 
 
+@HOW
 @pytest.mark.parametrize(("rules", "record"), WINS_IN_ONE, ids=lambda v: str(v)[:12])
-def test_takes_a_win_in_one(rules: tuple[str, tuple[str, ...], str], record: str) -> None:
+def test_takes_a_win_in_one(
+    rules: tuple[str, tuple[str, ...], str], record: str, how: Settings
+) -> None:
     state = position(rules, record)
     winning = wins_at_once(state, rules[2])
     assert winning and len(winning) < len(state.legal_moves())  # the position is a test
-    analysis = search(state.search_position(), Budget(iterations=50), random.Random(1))
+    analysis = search(state.search_position(), Budget(iterations=50), random.Random(1), how)
     assert analysis.best in winning
     assert analysis.proven and analysis.candidates[0].win_rate == 1.0
 
 
+@HOW
 @pytest.mark.parametrize(("rules", "record"), LOSSES_IN_ONE, ids=lambda v: str(v)[:12])
-def test_blocks_a_loss_in_one(rules: tuple[str, tuple[str, ...], str], record: str) -> None:
+def test_blocks_a_loss_in_one(
+    rules: tuple[str, tuple[str, ...], str], record: str, how: Settings
+) -> None:
     state = position(rules, record)
     assert not wins_at_once(state)
     after = {state.move_text(move): state.play(move) for move in state.legal_moves()}
@@ -80,5 +92,5 @@ def test_blocks_a_loss_in_one(rules: tuple[str, tuple[str, ...], str], record: s
     moves = len(state.legal_moves())
     for seed in range(3):
         budget = Budget(iterations=4 * moves + 50)
-        analysis = search(state.search_position(), budget, random.Random(seed))
+        analysis = search(state.search_position(), budget, random.Random(seed), how)
         assert analysis.best in safe, (analysis.best, sorted(safe))

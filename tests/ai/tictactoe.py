@@ -4,7 +4,7 @@ search's choices can be checked against the truth."""
 from __future__ import annotations
 
 import random
-from typing import Self
+from typing import Any, Self
 
 from pbem.games.base import Playout, score_of
 
@@ -68,10 +68,13 @@ class TicTacToe:
     def may_win(self, move: object) -> bool:
         return True
 
-    def play_out(self, rng: random.Random) -> Playout:
+    def play_out(self, rng: random.Random, record: list[Any] | None = None) -> Playout:
         turns = 0
         while self._to_move is not None:
-            self.play(self.random_move(rng))
+            move = self.random_move(rng)
+            if record is not None:
+                record.append(move)
+            self.play(move)
             turns += 1
         return Playout(score_of(self._winner), self._winner, turns, turns)
 

@@ -339,3 +339,91 @@ def test_the_search_plays_cut_off_games_by_default() -> None:
     assert state.search_position().cutoff == SEARCH_CUTOFF
     outcome = state.search_position().play_out(random.Random(3))
     assert outcome.turns <= SEARCH_CUTOFF
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    size=st.sampled_from([6, 10, 16]),
+    pieces=st.sampled_from([2, 4, 25]),
+    no_stack=st.booleans(),
+    turns=st.integers(0, 200),
+    seed=st.integers(0, 10**6),
+)
+def test_may_win_never_hides_a_move_that_wins_at_once(
+    size: int, pieces: int, no_stack: bool, turns: int, seed: int
+) -> None:
+    """Every legal move that ends the game with its mover winning is one
+    `may_win` lets through (the search tries only those for a win in one),
+    in both phases, with few pieces (so that captures and removals end
+    games) or many."""
+    state = start(size, pieces, no_stack)
+    rng = random.Random(seed)
+    for _ in range(turns):
+        if state.result is not None:
+            return
+        position = state.search_position()
+        state = state.play_text(position.move_text(position.random_move(rng)))
+    if state.result is not None:
+        return
+    position = state.search_position()
+    mover = position.to_move
+    for move in position.legal_moves():
+        after = position.copy()
+        after.play(move)
+        if after.to_move is None and after.winner == mover:
+            assert position.may_win(move), position.move_text(move)
+
+
+def test_may_win_lets_through_only_the_moves_that_could_take_every_enemy_piece() -> None:
+    """With the opponent's pieces spread over the board, no placement,
+    piece move or removal could take them all: the filter spares the search
+    every try. Where the mover can take the last pieces (the position of
+    tests/ai/test_tactics.py), the few moves let through include the win."""
+    state = start(36, 25)
+    rng = random.Random(3)
+    while len(state.board.stacks) < 12:
+        position = state.search_position()
+        state = state.play_text(position.move_text(position.random_move(rng)))
+    position = state.search_position()
+    assert position.to_move is not None
+    assert not any(position.may_win(move) for move in position.legal_moves())
+
+    won: Any = TRUGO.start(["-size=12", "-pieces=4"])
+    for text in LAST_PIECES.split():
+        won = won.play_text(text)
+    position = won.search_position()
+    mover = position.to_move
+    through = [move for move in position.legal_moves() if position.may_win(move)]
+    assert 0 < len(through) < len(position.legal_moves())
+    for move in through:
+        after = position.copy()
+        after.play(move)
+        if after.to_move is None and after.winner == mover:
+            return
+    raise AssertionError("no move let through wins")
+
+
+LAST_PIECES = (
+    "c0,0 b1,0 b2,0 b-1,-1 a-2,0 c1,-1 a0,1 c2,-1 a-3,0 b-4,1 a0,2 c3,0 x3,0 2,0w-1,0w x0,2 x2,0"
+)
+
+
+def test_may_win_lets_every_winning_move_through_along_whole_games() -> None:
+    """Along 300 whole random games with few pieces (which end by captures,
+    by removals and by piece moves), every move that wins at once at any
+    point passes the filter; the games hold some of each kind."""
+    kinds: Counter[int] = Counter()
+    for seed in range(300):
+        rng = random.Random(seed)
+        pieces = 1 + seed % 4
+        position = TrugoSearchPosition.from_state(start(6 + seed % 7, pieces), cutoff=None)
+        while position.to_move is not None:
+            mover = position.to_move
+            for move in position.legal_moves():
+                after = position.copy()
+                after.play(move)
+                if after.to_move is None and after.winner == mover:
+                    kinds[move[0]] += 1
+                    assert position.may_win(move), position.move_text(move)
+            position.play(position.random_move(rng))
+    assert kinds[PLACE] and kinds[MOVE] and kinds[REMOVE], kinds

@@ -41,11 +41,18 @@ class Settings:
     [0, 1]; `solver` proves wins and losses (plain UCT does not); with
     `decisive`, a position's moves are tried once when they are listed, and
     a move that wins at once solves the position (so a win in one is never
-    missed, and a move that allows one is proven lost on its second visit)."""
+    missed, and a move that allows one is proven lost on its second visit).
+    With `rave`, the search counts every move of a playout for the moves
+    of the positions above it (all moves as first, Gelly and Silver's
+    RAVE) and weighs that against a move's own visits: the AMAF mean's
+    weight is `sqrt(rave / (3 n + rave))` after `n` visits of the move (a
+    half at `n = rave`); a move never seen scores `first_play`."""
 
     exploration: float = 0.7
     solver: bool = True
     decisive: bool = True
+    rave: float = 0.0  # RAVE's equivalence visits (0: off; see `_iterate_rave`)
+    first_play: float = 1.0  # with RAVE: the value of a move nothing is known of
 
 
 @dataclass(frozen=True)
@@ -92,6 +99,9 @@ class Node:
     visits: int = 0
     value: float = 0.0
     solved: float | None = None
+    # With RAVE: per listed move, [visits, sum of player 0's shares] over the
+    # iterations through this node in which the player to move here played it.
+    amaf: dict[Hashable, list[float]] | None = None
 
     def share(self, player: int) -> float:
         """The average share of `player` over this node's visits."""
@@ -140,6 +150,9 @@ def search(
 
 def _iterate(root: Node, position: SearchPosition, rng: random.Random, settings: Settings) -> None:
     """One iteration: select, expand one node, play out, back up."""
+    if settings.rave:
+        _iterate_rave(root, position, rng, settings)
+        return
     path = [root]
     node = root
     while node.solved is None:
@@ -172,6 +185,118 @@ def _iterate(root: Node, position: SearchPosition, rng: random.Random, settings:
         visited.value += value
         if settings.solver and visited.solved is None and visited.children:
             _prove(visited)
+
+
+PENDING = -1  # a RAVE child's `to_move` until the search first walks to it
+
+
+def _iterate_rave(
+    root: Node, position: SearchPosition, rng: random.Random, settings: Settings
+) -> None:
+    """One iteration with RAVE. A node lists its moves, as children not yet
+    looked at (`PENDING`), on its second visit (the root on its first); the
+    walk goes down by `_select_rave` until it reaches a child walked for
+    the first time, plays out from there, and backs the result up: to each
+    node's own visits, and to the AMAF counts of every move its player to
+    move made further down, in the tree or in the playout."""
+    path = [root]
+    walked: list[Hashable] = []  # the move from path[i] to path[i + 1]
+    node = root
+    while node.solved is None and (node.visits or node is root):
+        if node.amaf is None:
+            _list_moves(node, position, settings)
+            if node.solved is not None:
+                break
+        child = _select_rave(node, settings)
+        position.play(child.move)
+        walked.append(child.move)
+        path.append(child)
+        node = child
+        if node.to_move == PENDING:
+            node.to_move = position.to_move
+            if node.to_move is None:
+                node.solved = score_of(position.winner)
+    played: list[Hashable] = []
+    if node.solved is not None:
+        value = node.solved
+        first = 0
+    else:
+        first = position.to_move or 0
+        value = position.play_out(rng, played).score
+    # The moves made below each node, by player (they alternate in a
+    # playout, `first` first): the playout's, then the walk's on the way up.
+    made: list[set[Hashable]] = [set(), set()]
+    made[first] = set(played[0::2])
+    made[first ^ 1] = set(played[1::2])
+    for depth in range(len(path) - 1, -1, -1):
+        visited = path[depth]
+        visited.visits += 1
+        visited.value += value
+        if depth < len(walked):
+            mover = visited.to_move
+            assert mover is not None and mover >= 0
+            made[mover].add(walked[depth])
+        amaf = visited.amaf
+        if amaf is not None and visited.to_move is not None:
+            for move in made[visited.to_move]:
+                counts = amaf.get(move)
+                if counts is not None:
+                    counts[0] += 1
+                    counts[1] += value
+        if settings.solver and visited.solved is None and visited.children:
+            _prove(visited)
+
+
+def _list_moves(node: Node, position: SearchPosition, settings: Settings) -> None:
+    """Give `node` its children (pending) and their AMAF counts; with
+    `decisive`, a move that wins at once becomes a solved child and solves
+    the node."""
+    moves = position.legal_moves()
+    node.amaf = {move: [0, 0.0] for move in moves}
+    node.untried = []
+    node.children = [Node(move, PENDING, None) for move in moves]
+    if settings.decisive and settings.solver:
+        node.untried = moves
+        _look_for_a_win(node, position)
+        if node.solved is not None:
+            won = node.children.pop()
+            node.children = [won]
+        node.untried = []
+
+
+def _select_rave(node: Node, settings: Settings) -> Node:
+    """The child to walk to: each move's own mean blended with its AMAF
+    mean (`Settings.rave`), plus UCB1's exploration; proven moves as in
+    `_select`."""
+    player = node.to_move
+    assert player is not None and node.amaf is not None
+    amaf = node.amaf
+    k = settings.rave
+    exploration = settings.exploration
+    log_visits = math.log(node.visits) if node.visits > 1 else 0.0
+    best: Node | None = None
+    best_score = -math.inf
+    for child in node.children:
+        if child.solved is not None:
+            share = _own(child.solved, player)
+            score = -1e9 if share == 0.0 else share + 1e6 * (share == 1.0)
+        else:
+            visits = child.visits
+            seen, total = amaf[child.move]
+            if seen:
+                guess = _own(total / seen, player)
+                if visits:
+                    beta = math.sqrt(k / (3 * visits + k))
+                    mean = (1 - beta) * child.share(player) + beta * guess
+                else:
+                    mean = guess
+            else:
+                mean = child.share(player) if visits else settings.first_play
+            score = mean + exploration * math.sqrt(log_visits / (visits + 1))
+        if score > best_score:
+            best, best_score = child, score
+    assert best is not None
+    return best
 
 
 def _look_for_a_win(node: Node, position: SearchPosition) -> None:

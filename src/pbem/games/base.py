@@ -274,11 +274,15 @@ class SearchPosition(Protocol):
         the search's win-in-one check, which plays only these (True for
         every move where the game has no cheap test)."""
 
-    def play_out(self, rng: random.Random) -> Playout:
+    def play_out(self, rng: random.Random, record: list[Any] | None = None) -> Playout:
         """Play on with uniformly random legal moves until the game ends or
         the game's cap of turns; the game's fastest loop, which must agree
         with `random_move` and `play`. The position is used up (in place,
-        or left as it was by a compiled loop): copy it first to keep it."""
+        or left as it was by a compiled loop): copy it first to keep it.
+        `record`, if given, receives every move played, in order, as
+        `legal_moves` lists them; the players alternate, the player to move
+        first (save in Vacu's komi and colour steps, where the second
+        player's colour choice may give the first move to either)."""
 
 
 def random_game(position: SearchPosition, rng: random.Random, cap: int) -> Playout:

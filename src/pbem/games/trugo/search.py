@@ -40,12 +40,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Hashable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Self, cast
 
 from ..base import Playout, score_of
 from .board import MOVE, ORIGIN, PASS, PASS_MOVE, PLACE, REMOVE, Board, Move
 from .end import turn_result
-from .geometry import VERTEX_NEIGHBOURS, colour_of
+from .geometry import CORNER_DELTAS, VERTEX_NEIGHBOURS, colour_of
 from .move import TrugoMove
 
 if TYPE_CHECKING:
@@ -146,11 +147,58 @@ def _piece_move(starts: list[int], ends: list[list[int]], index: int) -> Move:
     raise AssertionError("a piece move number beyond the piece moves")
 
 
+@dataclass(frozen=True, slots=True)
+class WinNeeds:
+    """What a turn must do for its mover to win: take every junction in
+    `pieces` (those holding the opponent's pieces) off the board, and for
+    a capture, fill every `free` neighbour of the opponent's groups;
+    `pinned`, the junctions where an opponent piece lies under one of the
+    mover's (no capture takes it while covered: it goes with its tile, or
+    when the mover's piece leaves it and it is taken then)."""
+
+    pieces: frozenset[int]
+    free: frozenset[int]
+    pinned: frozenset[int]
+
+
+def win_needs(board: Board, mover: int, on_board: list[int]) -> WinNeeds | bool:
+    """What `may_win` tests each move against, found once a position: True
+    when any move might win, with no cheap test: the opponent has no piece
+    on the board already (in the Waxing phase), so the last tile placed, or
+    the mover's own last pieces leaving, may end the game."""
+    opponent = mover ^ 1
+    if on_board[opponent] == 0:
+        return True
+    stacks = board.stacks
+    count = board.count
+    pieces = frozenset(v for v, stack in stacks.items() if opponent in stack)
+    pinned = frozenset(v for v in pieces if stacks[v][-1] != opponent)
+    free: set[int] = set()
+    for v in pieces:
+        if stacks[v][-1] != opponent:
+            continue
+        for d in VERTEX_NEIGHBOURS[colour_of(v)]:
+            there = v + d
+            stack = stacks.get(there)
+            if stack is None or (stack[-1] != opponent and count.get(there, 0) != 3):
+                free.add(there)
+    return WinNeeds(pieces, frozenset(free), pinned)
+
+
 class TrugoSearchPosition:
     """A Trugo position for search, changed in place (see the module
     docstring for its moves, turns and random games)."""
 
-    __slots__ = ("board", "changed", "cutoff", "on_board", "passes", "player", "result")
+    __slots__ = (
+        "_needs",
+        "board",
+        "changed",
+        "cutoff",
+        "on_board",
+        "passes",
+        "player",
+        "result",
+    )
 
     def __init__(
         self,
@@ -171,6 +219,7 @@ class TrugoSearchPosition:
         # Junctions to look for captures around: to begin with, those of the
         # groups already surrounded (a board made by hand may have some).
         self.changed = {v for p in (0, 1) for group in board.surrounded_groups(p) for v in group}
+        self._needs: WinNeeds | bool | None = None  # (for `may_win`: see `win_needs`)
 
     @classmethod
     def from_state(cls, state: TrugoState, cutoff: int | None = None) -> Self:
@@ -198,6 +247,7 @@ class TrugoSearchPosition:
         other.result = self.result
         other.on_board = self.on_board[:]
         other.changed = self.changed.copy()
+        other._needs = self._needs
         return other
 
     def legal_moves(self) -> list[Hashable]:
@@ -213,6 +263,7 @@ class TrugoSearchPosition:
 
     def play(self, move: Hashable) -> None:
         """Apply a legal move, its captures, and judge the game after it."""
+        self._needs = None
         board = self.board
         mover = self.player
         assert mover is not None, "the game is over"
@@ -277,12 +328,37 @@ class TrugoSearchPosition:
         return TrugoMove(cast(Move, move)).text
 
     def may_win(self, move: Hashable) -> bool:
-        """Any move might (no cheap test: a capture can end the game)."""
-        return True
+        """Whether `move` might end the game at once with the mover winning
+        (False only when it certainly does not). A turn is won only by
+        leaving the opponent no piece on the board (`end.turn_result`), so
+        every opponent piece must go in this turn: a removed tile takes
+        only the pieces on its corners, a capture only top pieces whose
+        group has no free neighbour left, and a turn fills at most the
+        corners of the tile it places or the junction a piece moves to,
+        and uncovers at most the junction a piece leaves (`win_needs` says
+        what must go)."""
+        needs = self._needs
+        if needs is None:
+            assert self.player is not None, "the game is over"
+            needs = self._needs = win_needs(self.board, self.player, self.on_board)
+        if needs is True:
+            return True
+        if needs is False:
+            return False
+        kind, a, b = cast(Move, move)
+        if kind == REMOVE:
+            return needs.pieces <= {a + d for d in CORNER_DELTAS}
+        if kind == MOVE:  # (uncovering the one pinned piece may let it be taken)
+            return needs.pinned <= {a} and needs.free <= {b}
+        if needs.pinned:
+            return False
+        if kind == PLACE:
+            return needs.free <= {a + d for d in CORNER_DELTAS}
+        return True  # (a pass: never wins, but costs one look)
 
-    def play_out(self, rng: random.Random) -> Playout:
+    def play_out(self, rng: random.Random, record: list[Move] | None = None) -> Playout:
         """Play on at random to the end or the cutoff (`play_out`)."""
-        return play_out(self, rng)
+        return play_out(self, rng, record)
 
 
 def play_out(

@@ -543,11 +543,11 @@ class CompiledPosition(VacuSearchPosition):
 
     __slots__ = ()
 
-    def play_out(self, rng: random.Random) -> Playout:
+    def play_out(self, rng: random.Random, record: list[Any] | None = None) -> Playout:
         """The compiled game (`play_out` here), from a seed drawn from
         `rng`: the pure method's game from the same random numbers. The
         position is used up (copy it first to keep it)."""
-        return play_out(self, SplitMix64(rng.getrandbits(64)))
+        return play_out(self, SplitMix64(rng.getrandbits(64)), record)
 
 
 def warm_up() -> None:

@@ -437,10 +437,10 @@ class VacuSearchPosition:
             return point_name(self.board.size, cast(int, move))
         return _MOVE_WORDS[cast(int, move)]
 
-    def play_out(self, rng: random.Random) -> Playout:
+    def play_out(self, rng: random.Random, record: list[SearchMove] | None = None) -> Playout:
         """Play on at random to the end or the cap (`play_out`; the compiled
         twin, `compiled.CompiledPosition`, overrides it)."""
-        return play_out(self, rng)
+        return play_out(self, rng, record)
 
 
 def play_out(
