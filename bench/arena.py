@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pbem.ai.levels import LEVELS
+from pbem.ai.levels import LEVELS, knowledge
 from pbem.ai.mcts import Budget, Settings, search
 from pbem.games import GAMES, get_game, warm_up
 from pbem.games.base import SearchPosition, State
@@ -47,12 +47,14 @@ def plain_position(state: State[Any]) -> SearchPosition:
 
 @dataclass(frozen=True)
 class Player:
-    """One side of a match: a name, and how it picks a move (None: at
-    random); `plain` searches with no game knowledge (`plain_position`)."""
+    """One side of a match: a name, and how it picks a move (no budget: at
+    random); a level searches each game as the bots do (`knowledge`), any
+    other with `settings`; `plain` searches with no game knowledge
+    (`plain_position`)."""
 
     name: str
     budget: Budget | None
-    settings: Settings = field(default_factory=Settings)
+    settings: Settings | None = None
     plain: bool = False
 
     def move(self, state: State[Any], rng: random.Random) -> str:
@@ -60,7 +62,8 @@ class Player:
             moves = state.legal_moves()
             return state.move_text(moves[int(rng.random() * len(moves))])
         position = plain_position(state) if self.plain else state.search_position()
-        return search(position, self.budget, rng, self.settings).best
+        how = self.settings or knowledge(state.game.name)
+        return search(position, self.budget, rng, how).best
 
 
 def player_named(name: str, scale: float) -> Player:
@@ -73,7 +76,7 @@ def player_named(name: str, scale: float) -> Player:
     if name not in LEVELS:
         raise SystemExit(f"unknown player {name!r}: random, uct, or one of {', '.join(LEVELS)}")
     level = LEVELS[name]
-    return Player(name, scaled(level.budget, scale), level.settings)
+    return Player(name, scaled(level.budget, scale))
 
 
 def scaled(budget: Budget, scale: float) -> Budget:

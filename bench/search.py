@@ -22,7 +22,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from pbem.ai.levels import level_named
+from pbem.ai.levels import knowledge
 from pbem.ai.mcts import Budget, Settings, search
 from pbem.games import get_game
 from pbem.games.base import SearchPosition
@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=5.0, help="per search (default 5)")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
     args = parser.parse_args(argv)
-    hard = level_named("hard").settings
+    hard = knowledge(args.game)
     plain = Settings(solver=False, decisive=False)
     figures: dict[str, list[float]] = {"hard": [], "uct": [], "openspiel": []}
     missing = False

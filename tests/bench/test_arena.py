@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bench.arena import Tally, main, match, player_named
+from bench.arena import Tally, main, match, plain_position, player_named
+from pbem.ai.levels import knowledge
+from pbem.games import get_game
+from pbem.games.trugo.search import SEARCH_CUTOFF, TrugoSearchPosition
 
 SMALL = ["--option=-size=5", "--option=-komi=3"]
 
@@ -45,4 +48,18 @@ def test_an_unknown_player_is_refused() -> None:
 def test_a_scaled_level_keeps_a_budget() -> None:
     hard = player_named("hard", 0.01)
     assert hard.budget is not None and hard.budget.seconds == pytest.approx(0.06)
-    assert player_named("uct", 1.0).settings.solver is False
+    uct = player_named("uct", 1.0)
+    assert uct.settings is not None and uct.settings.solver is False and uct.plain
+
+
+def test_plain_uct_knows_nothing_of_the_game_and_levels_search_as_the_bots() -> None:
+    """The yardstick plays Trugo's random games to the end (the cut-off
+    scored by material is knowledge); a level searches each game with the
+    bots' settings."""
+    state = get_game("trugo").start([])
+    plain = plain_position(state)
+    assert isinstance(plain, TrugoSearchPosition) and plain.cutoff is None
+    assert state.search_position().cutoff == SEARCH_CUTOFF  # type: ignore[attr-defined]
+    hard = player_named("hard", 1.0)
+    assert hard.settings is None and not hard.plain
+    assert knowledge("vacu").rave and not knowledge("trugo").rave

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..games import get_game
 from ..games.base import State
-from .levels import level_named
+from .levels import knowledge, level_named
 from .mcts import Analysis, Budget, Candidate, search
 
 # A bot takes a draw when its estimated share of the game is below this.
@@ -50,7 +50,8 @@ def choose_move(
     if mover is None:
         raise ValueError("the game is over: a bot has no move to make")
     chosen = level_named(level)
-    analysis = search(state.search_position(), chosen.budget, random.Random(seed), chosen.settings)
+    how = knowledge(game)
+    analysis = search(state.search_position(), chosen.budget, random.Random(seed), how)
     share = _share(analysis, mover)
     lost = analysis.proven and share == 0.0
     return Decision(
@@ -71,7 +72,7 @@ def takes_draw(
     state = state_of(game, options, moves)
     if state.to_move is None:
         return False
-    analysis = search(state.search_position(), DRAW_LOOK, random.Random(seed))
+    analysis = search(state.search_position(), DRAW_LOOK, random.Random(seed), knowledge(game))
     return _share(analysis, seat) < DRAW_BELOW
 
 
@@ -81,7 +82,7 @@ def analyse(game: str, options: Mapping[str, Any], moves: Sequence[str], seed: i
     state = state_of(game, options, moves)
     if state.to_move is None:
         raise ValueError("the game is over: there is nothing to hint")
-    return search(state.search_position(), HINT_LOOK, random.Random(seed))
+    return search(state.search_position(), HINT_LOOK, random.Random(seed), knowledge(game))
 
 
 def _share(analysis: Analysis, player: int) -> float:
