@@ -182,7 +182,7 @@ def test_rave_counts_every_later_move_of_the_player_to_move_once() -> None:
     rng = random.Random(4)
     for _ in range(60):
         mcts._iterate(root, start.copy(), rng, RAVE)
-    assert root.amaf is not None and root.visits == 60
+    assert root.by_move is not None and root.visits == 60
     assert {child.move for child in root.children} == set(range(9))
     expected: dict[object, list[float]] = {move: [0, 0.0] for move in range(9)}
     results = []
@@ -198,5 +198,6 @@ def test_rave_counts_every_later_move_of_the_player_to_move_once() -> None:
             expected[move][1] += result
     # iterations ending on a proven (finished) node play no playout: none here
     assert len(Recorded.PLAYED) == 60
-    assert {move: [c, pytest.approx(v)] for move, (c, v) in expected.items()} == root.amaf
+    counted = {move: [child.amaf_visits, child.amaf_value] for move, child in root.by_move.items()}
+    assert {move: [c, pytest.approx(v)] for move, (c, v) in expected.items()} == counted
     assert root.value == pytest.approx(sum(results))

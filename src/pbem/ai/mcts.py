@@ -18,6 +18,7 @@ import random
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from functools import cache
 
 from ..games.base import SearchPosition, score_of
 
@@ -99,9 +100,12 @@ class Node:
     visits: int = 0
     value: float = 0.0
     solved: float | None = None
-    # With RAVE: per listed move, [visits, sum of player 0's shares] over the
-    # iterations through this node in which the player to move here played it.
-    amaf: dict[Hashable, list[float]] | None = None
+    # With RAVE: the children by move, once listed; and, for this node as a
+    # child, the AMAF visits and sum of player 0's shares: the iterations
+    # through its parent in which the parent's player to move played its move.
+    by_move: dict[Hashable, Node] | None = None
+    amaf_visits: int = 0
+    amaf_value: float = 0.0
 
     def share(self, player: int) -> float:
         """The average share of `player` over this node's visits."""
@@ -203,7 +207,7 @@ def _iterate_rave(
     walked: list[Hashable] = []  # the move from path[i] to path[i + 1]
     node = root
     while node.solved is None and (node.visits or node is root):
-        if node.amaf is None:
+        if node.by_move is None:
             _list_moves(node, position, settings)
             if node.solved is not None:
                 break
@@ -236,13 +240,13 @@ def _iterate_rave(
             mover = visited.to_move
             assert mover is not None and mover >= 0
             made[mover].add(walked[depth])
-        amaf = visited.amaf
-        if amaf is not None and visited.to_move is not None:
+        by_move = visited.by_move
+        if by_move is not None and visited.to_move is not None:
             for move in made[visited.to_move]:
-                counts = amaf.get(move)
-                if counts is not None:
-                    counts[0] += 1
-                    counts[1] += value
+                played_here = by_move.get(move)
+                if played_here is not None:
+                    played_here.amaf_visits += 1
+                    played_here.amaf_value += value
         if settings.solver and visited.solved is None and visited.children:
             _prove(visited)
 
@@ -252,9 +256,9 @@ def _list_moves(node: Node, position: SearchPosition, settings: Settings) -> Non
     `decisive`, a move that wins at once becomes a solved child and solves
     the node."""
     moves = position.legal_moves()
-    node.amaf = {move: [0, 0.0] for move in moves}
     node.untried = []
     node.children = [Node(move, PENDING, None) for move in moves]
+    node.by_move = {child.move: child for child in node.children}
     if settings.decisive and settings.solver:
         node.untried = moves
         _look_for_a_win(node, position)
@@ -264,35 +268,55 @@ def _list_moves(node: Node, position: SearchPosition, settings: Settings) -> Non
         node.untried = []
 
 
+def _beta(rave: float, visits: int) -> float:
+    """RAVE's weight of the AMAF mean after `visits` of a move's own."""
+    return math.sqrt(rave / (3 * visits + rave))
+
+
+@cache
+def _rave_tables(rave: float, size: int = 1 << 14) -> tuple[list[float], list[float]]:
+    """For visits below `size`: RAVE's weights (`_beta`), and the shrinking
+    of the exploration bonus, `1 / sqrt(visits + 1)`, looked up rather than
+    worked out for every child at every step."""
+    return (
+        [_beta(rave, visits) for visits in range(size)],
+        [(visits + 1) ** -0.5 for visits in range(size)],
+    )
+
+
 def _select_rave(node: Node, settings: Settings) -> Node:
     """The child to walk to: each move's own mean blended with its AMAF
     mean (`Settings.rave`), plus UCB1's exploration; proven moves as in
-    `_select`."""
+    `_select`. (Means are blended in player 0's terms and turned to the
+    mover's once: the blend of the shares is the share of the blend.)"""
     player = node.to_move
-    assert player is not None and node.amaf is not None
-    amaf = node.amaf
-    k = settings.rave
-    exploration = settings.exploration
-    log_visits = math.log(node.visits) if node.visits > 1 else 0.0
+    assert player is not None
+    first_play = settings.first_play
+    explore = settings.exploration * math.sqrt(math.log(node.visits) if node.visits > 1 else 0.0)
+    betas, shrink = _rave_tables(settings.rave)
+    top = len(betas)
     best: Node | None = None
     best_score = -math.inf
     for child in node.children:
-        if child.solved is not None:
-            share = _own(child.solved, player)
+        solved = child.solved
+        visits = child.visits
+        if solved is not None:
+            share = solved if player == 0 else 1.0 - solved
             score = -1e9 if share == 0.0 else share + 1e6 * (share == 1.0)
         else:
-            visits = child.visits
-            seen, total = amaf[child.move]
+            seen = child.amaf_visits
             if seen:
-                guess = _own(total / seen, player)
+                mean = child.amaf_value / seen
                 if visits:
-                    beta = math.sqrt(k / (3 * visits + k))
-                    mean = (1 - beta) * child.share(player) + beta * guess
-                else:
-                    mean = guess
+                    beta = betas[visits] if visits < top else _beta(settings.rave, visits)
+                    mean = (1 - beta) * (child.value / visits) + beta * mean
+            elif visits:
+                mean = child.value / visits
             else:
-                mean = child.share(player) if visits else settings.first_play
-            score = mean + exploration * math.sqrt(log_visits / (visits + 1))
+                mean = 1.0 - first_play if player else first_play
+            if player:
+                mean = 1.0 - mean
+            score = mean + explore * (shrink[visits] if visits < top else (visits + 1) ** -0.5)
         if score > best_score:
             best, best_score = child, score
     assert best is not None

@@ -440,21 +440,13 @@ def _arrays(board: Board) -> tuple[Any, Any]:
         lsum[head] = board.lsum[head]
         lsq[head] = board.lsq[head]
     neighbours = _statics(board.size)[0]
-    as_int = np.int64
-    b = (
-        np.array(board.colour, dtype=as_int),
-        neighbours,
-        np.array(board.group, dtype=as_int),
-        np.array(libs, dtype=as_int),
-        np.array(lsum, dtype=as_int),
-        np.array(lsq, dtype=as_int),
+    # One array made at once (each row a contiguous view): a playout's
+    # set-up costs one conversion, not nine.
+    rows = np.array(
+        (board.colour, board.group, libs, lsum, lsq, nxt, tail, size, reach), dtype=np.int64
     )
-    links = (
-        np.array(nxt, dtype=as_int),
-        np.array(tail, dtype=as_int),
-        np.array(size, dtype=as_int),
-        np.array(reach, dtype=as_int),
-    )
+    b = (rows[0], neighbours, rows[1], rows[2], rows[3], rows[4])
+    links = (rows[5], rows[6], rows[7], rows[8])
     return b, links
 
 
