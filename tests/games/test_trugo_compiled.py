@@ -7,8 +7,6 @@ phases, with and without stacking, cut off or played to the end."""
 from __future__ import annotations
 
 import random
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
 import pytest
@@ -23,6 +21,7 @@ from pbem.games.trugo import search as trugo_search
 from pbem.games.trugo.board import MOVE, REMOVE, Move
 from pbem.games.trugo.search import TrugoSearchPosition
 from pbem.games.trugo.state import TrugoState
+from tests.games.racing import in_threads
 
 
 def position_after(words: list[str], turns: int, seed: int) -> TrugoState:
@@ -133,11 +132,5 @@ def test_threads_playing_out_at_once_each_get_their_own_game() -> None:
     """The kept windows serve one playout at a time: four threads playing
     out together, switching as often as the interpreter can, each get the
     pure loop's game."""
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        opening = position_after([], 6, 1).search_position(cutoff=60)
-        with ThreadPoolExecutor(4) as pool:
-            list(pool.map(lambda seed: both(opening, seed), range(200)))
-    finally:
-        sys.setswitchinterval(interval)
+    opening = position_after([], 6, 1).search_position(cutoff=60)
+    in_threads(lambda seed: both(opening, seed), 200)

@@ -7,8 +7,6 @@ leaves the player to move with none."""
 from __future__ import annotations
 
 import random
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from typing import cast
 
 import pytest
@@ -20,6 +18,7 @@ from pbem.games.base import Playout
 from pbem.games.splitmix import SplitMix64
 from pbem.games.vasco import VascoState, compiled
 from pbem.games.vasco.search import VascoSearchPosition
+from tests.games.racing import in_threads
 
 NO_LEGAL_MOVE_GAME = ("f0,0", "f1,-1", "f2,0")  # -size=5: Red cannot move after it
 
@@ -132,11 +131,5 @@ def test_threads_playing_out_at_once_each_get_their_own_game() -> None:
     """The kept windows serve one playout at a time: four threads playing
     out together, switching as often as the interpreter can, each get the
     pure loop's game."""
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        opening = position_after(54, 3, 1).search_position()
-        with ThreadPoolExecutor(4) as pool:
-            list(pool.map(lambda seed: both(opening, seed), range(300)))
-    finally:
-        sys.setswitchinterval(interval)
+    opening = position_after(54, 3, 1).search_position()
+    in_threads(lambda seed: both(opening, seed), 300)
