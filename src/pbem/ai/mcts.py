@@ -252,8 +252,9 @@ def _iterate_rave(
 
 
 def _list_moves(node: Node, position: SearchPosition, settings: Settings) -> None:
-    """Give `node` its children (pending) and their AMAF counts; with
-    `decisive`, a move that wins at once becomes a solved child and solves
+    """Give `node` its children, pending, and their index by move; with
+    `decisive`, a move that wins at once (`_look_for_a_win`, run over the
+    moves as if untried) becomes the node's one, solved, child and solves
     the node."""
     moves = position.legal_moves()
     node.untried = []
@@ -301,8 +302,7 @@ def _select_rave(node: Node, settings: Settings) -> Node:
         solved = child.solved
         visits = child.visits
         if solved is not None:
-            share = solved if player == 0 else 1.0 - solved
-            score = -1e9 if share == 0.0 else share + 1e6 * (share == 1.0)
+            score = _proven_score(solved, player)
         else:
             seen = child.amaf_visits
             if seen:
@@ -353,15 +353,20 @@ def _select(node: Node, exploration: float) -> Node:
     best_score = -math.inf
     for child in node.children:
         if child.solved is not None:
-            share = _own(child.solved, player)
-            # a proven loss: never while anything else is left; a win: always
-            score = -1e9 if share == 0.0 else share + 1e6 * (share == 1.0)
+            score = _proven_score(child.solved, player)
         else:
             score = child.share(player) + exploration * math.sqrt(log_visits / child.visits)
         if score > best_score:
             best, best_score = child, score
     assert best is not None
     return best
+
+
+def _proven_score(solved: float, player: int) -> float:
+    """How selection scores a proven move for `player`: a proven loss never
+    while anything else is left, a proven win always."""
+    share = _own(solved, player)
+    return -1e9 if share == 0.0 else share + 1e6 * (share == 1.0)
 
 
 def _prove(node: Node) -> None:
