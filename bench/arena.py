@@ -27,9 +27,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from pbem.ai.decide import prepare_process
 from pbem.ai.levels import LEVELS, knowledge
 from pbem.ai.mcts import Budget, Settings, search
-from pbem.games import GAMES, get_game, warm_up
+from pbem.games import GAMES, get_game
 from pbem.games.base import SearchPosition, State
 
 PLAIN_UCT = Settings(solver=False)
@@ -153,10 +154,13 @@ def report(game: str, a: Player, b: Player, tally: Tally, wall: float) -> str:
     ]
     for name, times in tally.seconds.items():
         budget = next((p.budget for p in (a, b) if p.name == name), None)
-        limit = "" if budget is None or budget.seconds is None else f", budget {budget.seconds:g} s"
+        limit = ""
+        if budget is not None and budget.seconds is not None:
+            over = sum(1 for t in times if t > budget.seconds)
+            limit = f", budget {budget.seconds:g} s, {over} over it"
         lines.append(
             f"  {name}: {len(times)} moves, {sum(times) / len(times):.3f} s a move on average, "
-            f"longest {max(times):.3f} s{limit}"
+            f"longest {max(times):.4f} s{limit}"
         )
     return "\n".join(lines) + "\n"
 
@@ -177,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     a = player_named(args.a, args.scale)
     b = player_named(args.b, args.scale)
-    warm_up()  # as each bot search process does at start: no first move pays for it
+    prepare_process()  # as each bot search process does at start: no first move pays for it
     tally, wall = match(args.game, args.option, a, b, args.games, args.seed)
     sys.stdout.write(report(args.game, a, b, tally, wall))
     return 0

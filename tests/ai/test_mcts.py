@@ -125,6 +125,28 @@ def test_keeps_to_its_time_budget(how: Settings) -> None:
     assert analysis.iterations > 0
 
 
+class Slow(TicTacToe):
+    """Noughts and crosses whose random games take 30 ms each."""
+
+    def copy(self) -> Slow:
+        other = Slow("".join(self.cells))
+        other._to_move, other._winner = self._to_move, self._winner
+        return other
+
+    def play_out(self, rng: random.Random, record: list[Any] | None = None) -> Any:
+        time.sleep(0.03)
+        return super().play_out(rng, record)
+
+
+@pytest.mark.parametrize("how", [Settings(solver=False), RAVE], ids=["plain", "rave"])
+def test_an_iteration_starts_only_if_it_can_end_within_the_budget(how: Settings) -> None:
+    """With 30 ms iterations and 0.1 s, reading the clock before each would
+    start a fourth at 90 ms and end at 120; the search stops after three."""
+    analysis = search(Slow(), Budget(seconds=0.1), random.Random(1), how)
+    assert analysis.seconds < 0.1
+    assert analysis.iterations == 3
+
+
 def test_plain_uct_still_plays_legal_moves_and_counts_every_iteration() -> None:
     analysis = search(
         TicTacToe("X...O...."), Budget(iterations=400), random.Random(4), Settings(solver=False)

@@ -13,6 +13,7 @@ are compared, so the search does not rely on turns alternating.
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 import time
@@ -21,6 +22,9 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ..games.base import SearchPosition, score_of
+
+RANKED = 10  # root moves an analysis ranks and names (a hint shows three)
+RESERVE = 0.02  # of a time budget, left for the ranking after the search and the caller's copy
 
 
 @dataclass(frozen=True)
@@ -70,8 +74,8 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Analysis:
-    """The result of one search: the move to play, every root move ranked
-    best first, and what the search cost."""
+    """The result of one search: the move to play, the best root moves
+    ranked best first (at most `RANKED`), and what the search cost."""
 
     best: str
     candidates: tuple[Candidate, ...]
@@ -137,18 +141,24 @@ def search(
         raise ValueError("the game is over: there is no move to search")
     root = new_node(position, None)
     started = time.perf_counter()
-    deadline = None if budget.seconds is None else started + budget.seconds
+    deadline = None if budget.seconds is None else started + budget.seconds * (1 - RESERVE)
     limit = budget.iterations
     iterations = 0
+    # The budget is a promise to the player waiting, and one iteration can
+    # cost tens of milliseconds (expanding a node lists a position's moves and
+    # tries each for a win in one): an iteration starts only if the slowest so
+    # far would still end before the deadline. The first always runs.
+    slowest = 0.0
+    now = started
     while root.solved is None:
         if limit is not None and iterations >= limit:
             break
-        # The clock is read every iteration: one can cost milliseconds (listing
-        # Vasco's moves), and the budget is a promise to the player waiting.
-        if deadline is not None and iterations > 0 and time.perf_counter() >= deadline:
+        if deadline is not None and iterations > 0 and now + slowest >= deadline:
             break
         _iterate(root, position.copy(), rng, settings)
         iterations += 1
+        before, now = now, time.perf_counter()
+        slowest = max(slowest, now - before)
     return _analysis(root, position, iterations, time.perf_counter() - started)
 
 
@@ -392,7 +402,8 @@ def _prove(node: Node) -> None:
 
 def _analysis(root: Node, position: SearchPosition, iterations: int, seconds: float) -> Analysis:
     """Rank the root's moves: a proven win first, proven losses last, the
-    rest by visits (the robust child), then by win rate."""
+    rest by visits (the robust child), then by win rate; keep the best
+    `RANKED`."""
     player = root.to_move
     assert player is not None
 
@@ -404,7 +415,9 @@ def _analysis(root: Node, position: SearchPosition, iterations: int, seconds: fl
             tier = 1
         return (tier, child.visits, child.share(player))
 
-    ranked = sorted(root.children, key=rank, reverse=True)
+    # Only the best few get their texts: writing every root move's text
+    # (hundreds in Vasco or Vacu 19x19) would run past the budget.
+    ranked = heapq.nlargest(RANKED, root.children, key=rank)
     candidates = tuple(
         Candidate(
             move=position.move_text(child.move),

@@ -40,10 +40,9 @@ def _ready() -> None:
     """Import the rules and load the compiled playouts in each search
     process when it starts, not in its first search (the first start on a
     new installation compiles them, for some seconds, and caches that)."""
-    import pbem.ai.decide  # noqa: F401
-    from pbem.games import warm_up
+    from pbem.ai.decide import prepare_process
 
-    warm_up()
+    prepare_process()
 
 
 def _started() -> bool:
