@@ -13,8 +13,8 @@ class TrugoGame(Game):
     name = "trugo"
     title = "Trugo"
     summary = (
-        "Hexagonal tiles grow a board; pieces on its junctions capture as in Go, then "
-        "the tiles come away."
+        "Hexagonal tiles grow a board, then come away; pieces on its junctions capture "
+        "as in Go. Take the last of your opponent's pieces to win."
     )
     sides = (Side("White", "O", "white"), Side("Blue", "X", "blue"))
     picture_moves = 9

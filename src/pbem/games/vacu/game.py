@@ -21,7 +21,10 @@ class VacuGame(Game):
 
     name = "vacu"
     title = "Vacu"
-    summary = "Go where surrounded groups flip or vanish; komi set by the players, and a button."
+    summary = (
+        "Go where a group without liberties flips or vanishes: score stones and territory, "
+        "or take the last enemy group. The players set the komi; there is a button."
+    )
     sides = (Side("Black", "X", "black"), Side("White", "O", "white"))
     option_specs = (
         OptionSpec("size", 9, "points on each side of the board", minimum=5, maximum=25),
@@ -64,6 +67,9 @@ class ConvacuGame(VacuGame):
 
     name = "convacu"
     title = "Convacu"
-    summary = "Vacu on a board whose edges are goals: Black joins top and bottom, White the sides."
+    summary = (
+        "Vacu where joining your edges wins at once (Black top and bottom, White the sides); "
+        "otherwise it is scored as Vacu."
+    )
     rules_file = "vacu.md"  # one document covers both games
     connection = True
