@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbem.mail import picture
+from pbem import pictures
 from pbem.mail.compose import BOARD_WIDTH, board_png, compose
 from pbem.server import Server
 from pbem.server.footers import stop_token
@@ -272,7 +272,7 @@ def test_a_broken_render_still_sends_the_text(
     def broken(*args: object, **kwargs: object) -> bytes:
         raise RuntimeError("no cairo today")
 
-    monkeypatch.setattr(picture, "svg_png", broken)
+    monkeypatch.setattr(pictures, "svg_png", broken)
     with server.sessions() as session:
         row = the_row(outbox(session), "alice@example.org", "Vasco Board 1 bob")
         with caplog.at_level(logging.WARNING, logger="pbem.mail.compose"):
@@ -287,7 +287,7 @@ def test_a_broken_render_still_sends_the_text(
 def test_without_libvips_the_text_goes_out(
     server: Server, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    picture.vips.cache_clear()  # not loaded yet in this process
+    pictures.vips.cache_clear()  # not loaded yet in this process
     monkeypatch.setitem(sys.modules, "pyvips", None)  # and the import now fails
     with server.sessions() as session:
         row = the_row(outbox(session), "alice@example.org", "Vasco Board 1 bob")

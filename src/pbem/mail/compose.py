@@ -24,6 +24,7 @@ from urllib.parse import quote
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
+from .. import pictures
 from ..games import get_game
 from ..games.base import Options
 from ..server.accounts import find_address
@@ -32,7 +33,6 @@ from ..server.footers import stop_token
 from ..settings import Settings
 from ..store import OutboxMessage
 from ..store.positions import POSITIONS, svg_board
-from . import picture
 
 logger = logging.getLogger("pbem.mail.compose")
 
@@ -220,9 +220,9 @@ def board_png(
 
     Cached: one delivery pass mails the same position to every player and
     subscriber. The key is the record itself, so it cannot go stale. A
-    machine without libvips raises here (picture.py), which costs the
+    machine without libvips raises here (pictures.py), which costs the
     picture, never the mail."""
-    return picture.svg_png(svg_board(POSITIONS.state(game, options.to_json(), moves)), width)
+    return pictures.svg_png(svg_board(POSITIONS.state(game, options.to_json(), moves)), width)
 
 
 def png_size(png: bytes) -> tuple[int, int]:

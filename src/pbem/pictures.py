@@ -1,4 +1,5 @@
-"""Board drawings as PNG pictures, for the HTML part of board mails.
+"""Board drawings as PNG pictures: for the HTML part of board mails, and the
+board page's picture to download.
 
 libvips (pyvips, with its own build of librsvg in the `pyvips-binary`
 wheel) draws our SVG boards three to four times faster than cairosvg did,
