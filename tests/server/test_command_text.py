@@ -138,6 +138,33 @@ LINES: dict[str, commands.Command] = {
         game="vasco", userid="ann", password="pw", on=True
     ),
     "vasco help": commands.Help(game="vasco"),
+    "vasco challenge ann bob --unrated": commands.Challenge(
+        game="vasco", players=("ann", "bob"), unrated=True
+    ),
+    "vasco open ann pw": commands.PostOpen(game="vasco", userid="ann", password="pw"),
+    "vasco open ann pw -size=30 --rating=1400-1800 --days=3 --nagtime=2 --forfeittime=9 "
+    "--totaltime=30 --hints --unrated": commands.PostOpen(
+        game="vasco",
+        userid="ann",
+        password="pw",
+        options=("-size=30",),
+        min_rating=1400,
+        max_rating=1800,
+        days=3,
+        nag_days=2,
+        forfeit_days=9,
+        total_days=30,
+        hints=True,
+        unrated=True,
+    ),
+    "vasco open ann pw --rating=1500-": commands.PostOpen(
+        game="vasco", userid="ann", password="pw", min_rating=1500
+    ),
+    "vasco games open": commands.OpenChallenges(game="vasco"),
+    "vasco take 3 ann pw": commands.TakeOpen(game="vasco", number=3, userid="ann", password="pw"),
+    "vasco withdraw 3 ann pw": commands.WithdrawOpen(
+        game="vasco", number=3, userid="ann", password="pw"
+    ),
 }
 
 

@@ -12,6 +12,7 @@ from sqlalchemy import Engine, func, select
 
 from pbem.games import get_game
 from pbem.server import Server
+from pbem.server.board_commands import CHAT_KEPT
 from pbem.server.messages import Outgoing
 from pbem.store import Board, Ending, OutboxMessage, RatingEvent, User, session_factory
 
@@ -338,6 +339,24 @@ def test_chat_reaches_the_other_players(server: Server) -> None:
     assert "> Ready?" in messages[0].body
     [error] = server.handle("alice@example.org", "vasco chat 1 alice pw-alice")
     assert "write it in the body" in error.body
+
+
+def test_chat_is_kept_for_the_board_page_in_order_with_the_moves(server: Server) -> None:
+    """Chat by mail is kept with the move it followed, and the board's views
+    learn of it (the page shows it among the moves); a long one is cut for
+    the page, while the mail carries it whole."""
+    challenge(server)
+    before = server.views.get(1)
+    assert before is not None and before.chat == ()
+    server.handle("bob@example.org", "vasco chat 1 bob pw-bob", "Hello!")
+    server.handle("alice@example.org", "vasco move 1 alice pw-alice a0,0")
+    long = "x" * (CHAT_KEPT + 50)
+    [to_bob, _] = server.handle("alice@example.org", "vasco chat 1 alice pw-alice", long)
+    assert long in to_bob.body
+    view = server.views.get(1)
+    assert view is not None and view.revision > before.revision
+    said = [(line.after, line.player, line.text) for line in view.chat]
+    assert said == [(0, "bob", "Hello!"), (1, "alice", "x" * (CHAT_KEPT - 1) + "…")]
 
 
 def test_pass_is_the_move_pass_where_the_game_has_one(server: Server) -> None:

@@ -46,7 +46,7 @@ CHROMIUM_ARGS = [
 ]
 DESKTOP = {"width": 1280, "height": 900}
 MOBILE = {"width": 390, "height": 844}
-# An open board page asks every 5 s whether the board changed, then reloads.
+# An open board page hears of a change at once (web/live.py); this is a generous bound.
 POLL_MS = 15_000
 PASSWORD = "secret-pw"
 

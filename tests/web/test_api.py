@@ -648,6 +648,10 @@ def test_the_openapi_document_lists_every_operation(client: TestClient) -> None:
         ("POST", "/api/{game}/boards/{board_id}/move"),
         ("POST", "/api/{game}/boards/{board_id}/preview"),
         ("POST", "/api/{game}/boards/{board_id}/{action}"),
+        ("GET", "/api/{game}/open"),
+        ("POST", "/api/{game}/open"),
+        ("POST", "/api/{game}/open/{number}/take"),
+        ("DELETE", "/api/{game}/open/{number}"),
     }
     assert not [p for p in document["paths"] if not p.startswith("/api/")]  # pages stay out
     for path, item in document["paths"].items():

@@ -271,10 +271,28 @@ def test_an_open_page_learns_of_the_opponents_move(
     server: Server, alice: TestClient, bob: TestClient
 ) -> None:
     vasco_board(alice, bob)
-    assert 'hx-get="/vasco/1/poll?version=0&amp;active=true"' in bob.get("/vasco/1").text
-    assert bob.get("/vasco/1/poll?version=0&active=true").status_code == 204
+    found = re.search(
+        r'hx-get="/vasco/1/poll\?version=0&amp;revision=(\d+)&amp;active=true"',
+        bob.get("/vasco/1").text,
+    )
+    assert found, "the page polls with its version and revision"
+    revision = int(found[1])
+    assert bob.get(f"/vasco/1/poll?version=0&revision={revision}&active=true").status_code == 204
+    # Chat: the record and the poller come anew, swapped in without a reload.
+    alice.post(
+        "/vasco/1/special",
+        data={"csrf": csrf(alice, "/vasco/1"), "what": "chat", "comment": "Hi <b>bob</b>"},
+    )
+    chatted = bob.get(f"/vasco/1/poll?version=0&revision={revision}&active=true")
+    assert chatted.status_code == 200 and "HX-Refresh" not in chatted.headers
+    assert '<section id="record" hx-swap-oob="true">' in chatted.text
+    assert "Hi &lt;b&gt;bob&lt;/b&gt;" in chatted.text  # escaped, never markup
+    newer = re.search(r"revision=(\d+)", chatted.text)
+    assert newer and int(newer[1]) > revision and 'id="poller" hx-swap-oob="true"' in chatted.text
+    quiet = bob.get(f"/vasco/1/poll?version=0&revision={newer[1]}&active=true")
+    assert quiet.status_code == 204
     alice.post("/vasco/1/move", data={"csrf": csrf(alice, "/vasco/1"), "move": "a0,0"})
-    changed = bob.get("/vasco/1/poll?version=0&active=true")
+    changed = bob.get(f"/vasco/1/poll?version=0&revision={newer[1]}&active=true")
     assert changed.headers.get("HX-Refresh") == "true"
 
 

@@ -34,6 +34,11 @@ def fill(live: LiveSite) -> dict[str, int]:
     boards["finished"] = sent.board
     server.handle("bob@example.org", f"vasco move {sent.board} bob secret-pw a0,0")
     server.handle("annabelle@example.org", f"vasco resign {sent.board} annabelle secret-pw")
+    server.handle(
+        "bob@example.org",
+        "vasco open bob secret-pw -size=30 --rating=1400-1800 --hints",
+        "Anyone fancy a long game with a rather long comment that has to wrap somewhere?",
+    )
     return boards
 
 
@@ -74,9 +79,36 @@ def test_no_page_scrolls_sideways_at_390_pixels(ui: UI, live: LiveSite) -> None:
     phone.expect_flash("Logged in as annabelle")
     mine = [f"/{game}/{boards[game]}" for game in ("vasco", "trugo", "vacu", "convacu")]
     measure(
-        ["/", "/account", "/vasco?show=mine", "/vasco?show=awaiting", "/players/bob", *mine],
+        [
+            "/",
+            "/account",
+            "/vasco?show=mine",
+            "/vasco?show=awaiting",
+            "/trugo",
+            "/players/bob",
+            *mine,
+        ],
         "logged-in",
     )
+    # The preview page (the move box's Preview without JavaScript), a board
+    # at an earlier move, and an error page.
+    phone.goto(f"/vasco/{boards['vasco']}")
+    phone.page.locator("#move-input").fill(live.legal_moves(boards["vasco"])[0])
+    phone.page.locator("#move-form").evaluate("form => form.removeAttribute('hx-post')")
+    phone.page.locator("#move-form").evaluate(
+        "form => { form.action = form.querySelector('#preview-button').formAction; form.submit(); }"
+    )
+    phone.page.wait_for_url("**/preview")
+    if scroll_width(phone.page) > WIDTH:
+        wide["the preview page"] = scroll_width(phone.page)
+    measure([f"/vasco/{boards['vasco']}?at=1"], "more")
+    for missing in ("/vasco/99999", "/nogame"):
+        answer = phone.page.goto(live.url + missing)
+        assert answer is not None and answer.status == 404
+        if scroll_width(phone.page) > WIDTH:
+            wide[missing] = scroll_width(phone.page)
+    # (the browser logs each 404 it was sent to on purpose above)
+    ui.problems[:] = [p for p in ui.problems if "status of 404" not in p]
     phone.goto(f"/vasco/{boards['vasco']}")
     phone.shot("vasco-board")
     phone.goto("/")

@@ -404,6 +404,11 @@ class State(ABC, Generic[MoveT]):
         side = self.game.sides[player]
         return f"{side.name} ({side.letter})"
 
+    def sgf(self, names: Sequence[str]) -> str | None:
+        """The record as SGF, for the Go-like games Go programs can read
+        (`names`: the players by seat); None for a game SGF cannot hold."""
+        return None
+
     def ended(self, reason: str, winner: int | None) -> State[MoveT]:
         """This position with the game ended off the board (a resignation,
         an agreed draw, a forfeit; `reason` says how, in a sentence): no one
@@ -472,6 +477,7 @@ class Game(ABC):
     # The move the `swap` command plays (the pie-like step), None without one.
     swap_move: ClassVar[str | None] = None
     rules_file: ClassVar[str] = ""  # docs/rules/<this>; empty: <name>.md
+    has_sgf: ClassVar[bool] = False  # its states write SGF records (`State.sgf`)
 
     @property
     def rules_document(self) -> str:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 
 from ..games.base import Game, MoveError, MoveSyntaxError, OptionError, State
-from ..store import Board, PendingMove, User
+from ..store import Board, ChatLine, PendingMove, User
 from ..store.boards import StaleBoard, apply_move, create_board, rebuild
 from . import commands, hints, turns, votes
 from .accounts import (
@@ -39,13 +39,14 @@ from .subscriptions import new_board_news
 from .tick import out_of_time
 
 DEFAULT_NAG_DAYS = 7
+CHAT_KEPT = 2000  # characters of a chat the board page shows (the mail carries it all)
 DEFAULT_FORFEIT_DAYS = 21
 
 
 def challenge_form(game: Game) -> str:
     return (
         f"{game.name} challenge USER1 USER2 [-OPTION ...] [--nagtime=DAYS] "
-        "[--forfeittime=DAYS] [--totaltime=DAYS] [--hints]"
+        "[--forfeittime=DAYS] [--totaltime=DAYS] [--hints] [--unrated]"
     )
 
 
@@ -122,6 +123,7 @@ def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
             forfeit_days=forfeit,
             total_days=days.get("totaltime"),
             hints=command.hints,
+            unrated=command.unrated,
         )
     except OptionError as error:
         raise CommandError(f"{error} Write this command as: {form}") from None
@@ -135,6 +137,8 @@ def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
     new_board_news(ctx, board)
     state = rebuild(board)
     accepted = "".join(f"{player.user.userid} (a bot) accepts at once.\n" for player in bots)
+    if board.unrated:
+        accepted += "A friendly game (--unrated): its result does not change the ratings.\n"
     if board.hints:
         accepted += (
             f"Hints are on (--hints): either player may ask the engine with "
@@ -350,7 +354,22 @@ def chat(ctx: Context, game: Game, command: commands.Chat) -> None:
         raise CommandError("A chat needs a message: write it in the body of the mail.")
     readers = [p.user for p in board.players] + subscribers(ctx.session, board)
     others = list({u.id: u for u in readers if u.id != user.id}.values())
-    text = "\n".join(f"> {line}" for line in command.comment.strip().splitlines())
+    said = command.comment.strip()
+    kept = said if len(said) <= CHAT_KEPT else said[: CHAT_KEPT - 1] + "…"
+    ctx.session.add(
+        ChatLine(
+            board_id=board.id, user_id=user.id, after=board.version, text=kept, said_at=ctx.now
+        )
+    )
+    # the board pages show chat: their kept views of the board are old now
+    ctx.session.execute(
+        update(Board)
+        .where(Board.id == board.id)
+        .values(revision=Board.revision + 1)
+        .execution_options(synchronize_session=False)
+    )
+    ctx.session.expire(board, ["revision"])
+    text = "\n".join(f"> {line}" for line in said.splitlines())
     for other in others:
         ctx.reply.send(
             main_address(other),

@@ -16,7 +16,7 @@ stamp even while a move commits beside it.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from typing import Any
@@ -28,9 +28,11 @@ from ..store import (
     Board,
     BoardPlayer,
     BoardStatus,
+    ChatLine,
     Ending,
     MoveRow,
     Rating,
+    RatingEvent,
     Subscription,
     SubscriptionKind,
     User,
@@ -50,6 +52,7 @@ _STAMP = (
 )
 _BOARD = select(
     Board.hints,
+    Board.unrated,
     Board.version,
     Board.updated_at,
     Board.options,
@@ -82,8 +85,17 @@ _MOVES = (
     .where(MoveRow.board_id == bindparam("board"))
     .order_by(MoveRow.number)
 )
+_CHAT = (
+    select(ChatLine.after, User.userid, ChatLine.text, ChatLine.said_at)
+    .join(User, User.id == ChatLine.user_id)
+    .where(ChatLine.board_id == bindparam("board"))
+    .order_by(ChatLine.id)
+)
 _RATINGS = select(Rating.user_id, Rating.rating, Rating.games).where(
     Rating.game == bindparam("game"), Rating.user_id.in_(bindparam("users", expanding=True))
+)
+_CHANGES = select(RatingEvent.user_id, RatingEvent.before, RatingEvent.after).where(
+    RatingEvent.board_id == bindparam("board")
 )
 _WATCHERS = (
     select(User.userid)
@@ -107,6 +119,16 @@ class PlayedMove:
     comment: str
     auto: bool
     played_at: datetime
+
+
+@dataclass(frozen=True)
+class ChatSaid:
+    """A line of chat on the board, said after its first `after` moves."""
+
+    after: int
+    player: str
+    text: str
+    said_at: datetime
 
 
 def as_shown(
@@ -147,6 +169,8 @@ class BoardView:
     votes: tuple[tuple[str, int], ...]  # (kind, seat), oldest first
     moves: tuple[PlayedMove, ...]
     hints: bool = False  # challenged with --hints: its players may ask the engine
+    chat: tuple[ChatSaid, ...] = ()  # oldest first
+    unrated: bool = False  # challenged --unrated: never in the ratings
 
     @property
     def active(self) -> bool:
@@ -228,6 +252,8 @@ class Around:
 
     ratings: dict[int, tuple[float, int]]
     watchers: list[str]
+    # a finished, rated board: what it did to each player's rating (before, after)
+    changes: dict[int, tuple[float, float]] = field(default_factory=dict)
 
 
 class BoardViews:
@@ -258,14 +284,28 @@ class BoardViews:
         with self._engine.connect() as connection:
             return read_view(connection, board_id, self._views)
 
+    def marks(self, board_ids: Sequence[int]) -> dict[int, Hashable]:
+        """Each board's mark, (revision, status): what a move, an ending, an
+        undo or a chat line moves on. One statement for them all (the live
+        pages' watch, web/live.py)."""
+        if not board_ids:
+            return {}
+        query = select(Board.id, Board.revision, Board.status).where(
+            Board.id.in_(bindparam("boards", expanding=True))
+        )
+        with self._stamps.connect() as connection:
+            rows = connection.execute(query, {"boards": list(board_ids)})
+            return {row.id: (row.revision, row.status.value) for row in rows}
+
     def keep(self, view: BoardView) -> None:
         """Keep a view a command made itself (the board it just wrote, at
         the stamp it wrote), so the next reader need not read it."""
         self._views.put(view.stamp, view)
 
     def around(self, view: BoardView) -> Around:
-        """The players' ratings in the board's game and its subscribers, now
-        (two reads that need not agree: one round trip each)."""
+        """The players' ratings in the board's game and its subscribers, now,
+        and on a finished board what it did to the ratings (reads that need
+        not agree: one round trip each)."""
         with self._stamps.connect() as connection:
             ratings = {
                 row.user_id: (row.rating, row.games)
@@ -274,7 +314,13 @@ class BoardViews:
                 )
             }
             watchers = list(connection.scalars(_WATCHERS, {"board": view.id}))
-        return Around(ratings, watchers)
+            changes = {}
+            if not view.active:
+                changes = {
+                    row.user_id: (row.before, row.after)
+                    for row in connection.execute(_CHANGES, {"board": view.id})
+                }
+        return Around(ratings, watchers, changes)
 
 
 def read_view(
@@ -331,6 +377,10 @@ def _read(
         )
         for row in connection.execute(_MOVES, {"board": board_id})
     )
+    chat = tuple(
+        ChatSaid(row.after, row.userid, row.text, row.said_at)
+        for row in connection.execute(_CHAT, {"board": board_id})
+    )
     return BoardView(
         stamp=stamp,
         id=board_id,
@@ -354,6 +404,8 @@ def _read(
         votes=tuple(votes),
         moves=moves,
         hints=board.hints,
+        chat=chat,
+        unrated=board.unrated,
     )
 
 

@@ -206,17 +206,19 @@ def read_challenge(game: Game, words: list[str], body: str) -> commands.Challeng
     names = [word for word in words if not word.startswith("-")]
     days: dict[str, int] = {}
     options = []
-    hints = False
+    hints = unrated = False
     for word in words:
         if word.lower() == "--hints":
             hints = True
+        elif word.lower() == "--unrated":
+            unrated = True
         elif word.startswith("--"):
             match = _DAYS.fullmatch(word)
             if not match:
                 raise CommandError(
                     f"Cannot read '{word[:40]}': timing is --nagtime=DAYS, --forfeittime=DAYS "
                     f"or --totaltime=DAYS, with 1 to {MAX_DAYS} days; --hints lets the "
-                    "players ask the engine."
+                    "players ask the engine; --unrated makes a friendly game."
                 )
             days[match.group(1).lower()] = int(match.group(2))
         elif word.startswith("-"):
@@ -229,7 +231,84 @@ def read_challenge(game: Game, words: list[str], body: str) -> commands.Challeng
         forfeit_days=days.get("forfeittime"),
         total_days=days.get("totaltime"),
         hints=hints,
+        unrated=unrated,
         comment=body,
+    )
+
+
+# ------------------------------------------------ open challenges
+
+_RATING_RANGE = re.compile(r"--rating=(\d{0,4})-(\d{0,4})", re.IGNORECASE)
+_OPEN_DAYS = re.compile(r"--(days|nagtime|forfeittime|totaltime)=(\d{1,4})", re.IGNORECASE)
+
+
+def open_form(game: Game) -> str:
+    return (
+        f"{game.name} open USERID PASSWORD [-OPTION ...] [--rating=LOW-HIGH] [--days=DAYS] "
+        "[--nagtime=DAYS] [--forfeittime=DAYS] [--totaltime=DAYS] [--hints] [--unrated]"
+    )
+
+
+def read_open(game: Game, words: list[str], body: str) -> commands.PostOpen:
+    """`open USERID PASSWORD [-OPTION ...] [--rating=LOW-HIGH] [--days=N] ...`."""
+    form = open_form(game)
+    usage(form, words, 2, MOST_WORDS)
+    options: list[str] = []
+    days: dict[str, int] = {}
+    low = high = None
+    hints = unrated = False
+    for word in words[2:]:
+        lowered = word.lower()
+        rating = _RATING_RANGE.fullmatch(word)
+        timing = _OPEN_DAYS.fullmatch(word)
+        if lowered == "--hints":
+            hints = True
+        elif lowered == "--unrated":
+            unrated = True
+        elif rating:
+            low = int(rating.group(1)) if rating.group(1) else None
+            high = int(rating.group(2)) if rating.group(2) else None
+        elif timing:
+            days[timing.group(1).lower()] = int(timing.group(2))
+        elif word.startswith("--") or not word.startswith("-"):
+            raise CommandError(
+                f"Cannot read '{word[:40]}': after the password come the game's options "
+                f"(-size=12) and --rating=LOW-HIGH (either may be left out: --rating=1500-), "
+                f"--days=DAYS (until it expires), the timing and --hints or --unrated: {form}"
+            )
+        else:
+            options.append(word)
+    return commands.PostOpen(
+        game=game.name,
+        userid=words[0],
+        password=words[1],
+        options=tuple(options),
+        unrated=unrated,
+        min_rating=low,
+        max_rating=high,
+        days=days.get("days"),
+        nag_days=days.get("nagtime"),
+        forfeit_days=days.get("forfeittime"),
+        total_days=days.get("totaltime"),
+        hints=hints,
+        comment=body,
+    )
+
+
+def read_take_or_withdraw(
+    game: Game, words: list[str], body: str, *, take: bool
+) -> commands.TakeOpen | commands.WithdrawOpen:
+    """`take NUMBER USERID PASSWORD` and `withdraw NUMBER USERID PASSWORD`."""
+    verb = "take" if take else "withdraw"
+    form = (
+        f"{game.name} {verb} NUMBER USERID PASSWORD (NUMBER: '{game.name} games open' lists them)"
+    )
+    usage(form, words, 3)
+    if not words[0].isdigit() or len(words[0]) > 9:
+        raise CommandError(f"The open challenge's number comes first: {form}")
+    kind = commands.TakeOpen if take else commands.WithdrawOpen
+    return kind(
+        game=game.name, number=int(words[0]), userid=words[1], password=words[2], comment=body
     )
 
 
@@ -429,8 +508,11 @@ def read_preview(game: Game, words: list[str], body: str) -> commands.Preview:
     )
 
 
-def read_games(game: Game, words: list[str], body: str) -> commands.Games:
-    """`games [USERID ...] [all|active|inactive|next]`."""
+def read_games(game: Game, words: list[str], body: str) -> commands.Games | commands.OpenChallenges:
+    """`games [USERID ...] [all|active|inactive|next]`; `games open`, the
+    open challenges (a player called open: `games open all`)."""
+    if [word.lower() for word in words] == ["open"]:
+        return commands.OpenChallenges(game=game.name, comment=body)
     words, selector = selected(words)
     usage(f"{game.name} games [USERID ...] [all|active|inactive|next]", words, 0, 4)
     return commands.Games(

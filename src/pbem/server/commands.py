@@ -275,6 +275,73 @@ class NewBoards(InGame):
 
 
 @dataclass(frozen=True, kw_only=True)
+class PostOpen(InGame):
+    """Post an open challenge: the first player to take it (with a rating
+    from `min_rating` to `max_rating`, where set) gets a board against the
+    poster, who moves first; it expires after `days`."""
+
+    options: tuple[str, ...] = ()
+    unrated: bool = False
+    min_rating: int | None = None
+    max_rating: int | None = None
+    days: int | None = None  # until it expires (None: the server's default)
+    nag_days: int | None = None
+    forfeit_days: int | None = None
+    total_days: int | None = None
+    hints: bool = False
+    verb = "open"
+
+    def tail(self) -> str:
+        words = list(self.options)
+        if self.min_rating is not None or self.max_rating is not None:
+            low = "" if self.min_rating is None else self.min_rating
+            high = "" if self.max_rating is None else self.max_rating
+            words.append(f"--rating={low}-{high}")
+        for name, days in (
+            ("days", self.days),
+            ("nagtime", self.nag_days),
+            ("forfeittime", self.forfeit_days),
+            ("totaltime", self.total_days),
+        ):
+            if days is not None:
+                words.append(f"--{name}={days}")
+        words += ["--hints"] * self.hints + ["--unrated"] * self.unrated
+        return "".join(f" {word}" for word in words)
+
+
+@dataclass(frozen=True, kw_only=True)
+class OnOpenChallenge(InGame):
+    """A player acting on open challenge `number`."""
+
+    number: int
+
+    def text(self) -> str:
+        return f"{self.game} {self.verb} {self.number} {self.userid} PASSWORD"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TakeOpen(OnOpenChallenge):
+    """Take an open challenge: the board starts at once."""
+
+    verb = "take"
+
+
+@dataclass(frozen=True, kw_only=True)
+class WithdrawOpen(OnOpenChallenge):
+    """Withdraw one's own open challenge."""
+
+    verb = "withdraw"
+
+
+@dataclass(frozen=True, kw_only=True)
+class OpenChallenges(OfGame):
+    """The game's open challenges, for anyone to take."""
+
+    def text(self) -> str:
+        return f"{self.game} games open"
+
+
+@dataclass(frozen=True, kw_only=True)
 class Challenge(OfGame):
     """Start a board between `players` (the first moves first), with the
     game's `options` (`-size=12`) and its timing in days (None: the
@@ -286,6 +353,7 @@ class Challenge(OfGame):
     forfeit_days: int | None = None
     total_days: int | None = None
     hints: bool = False  # its players may ask the engine (`Hint`)
+    unrated: bool = False  # a friendly game: never in the ratings
 
     def text(self) -> str:
         timing = [
@@ -297,7 +365,7 @@ class Challenge(OfGame):
             )
             if days is not None
         ]
-        flags = ["--hints"] if self.hints else []
+        flags = ["--hints"] * self.hints + ["--unrated"] * self.unrated
         return " ".join([self.game, "challenge", *self.players, *self.options, *timing, *flags])
 
 

@@ -13,6 +13,7 @@ from . import (
     account_commands,
     challenges,
     commands,
+    open_challenges,
     standings,
     subscriptions,
     view_commands,
@@ -123,6 +124,10 @@ IN_GAME: dict[type[commands.Command], GameRunner] = {
     commands.ShowPlayers: view_commands.show_players,
     commands.Preview: view_commands.preview,
     commands.Games: view_commands.games,
+    commands.PostOpen: open_challenges.post,
+    commands.TakeOpen: open_challenges.take,
+    commands.WithdrawOpen: open_challenges.withdraw,
+    commands.OpenChallenges: open_challenges.open_list,
 }
 ACCOUNT: dict[type[commands.Command], AccountRunner] = {
     commands.Help: view_commands.help_text,

@@ -153,3 +153,10 @@ def sample_svg(game_name: str) -> str:
             break
         state = state.play(rng.choice(moves))
     return state.svg_board()
+
+
+def next_awaiting(session: Session, userid: str, besides: int) -> BoardLine | None:
+    """The board that has waited longest for this player's move, other than
+    board `besides` (the board page's "next board awaiting you" link)."""
+    waiting = [line for line in boards(session, None, "awaiting", userid) if line.id != besides]
+    return min(waiting, key=lambda line: (line.updated_at, line.id), default=None)

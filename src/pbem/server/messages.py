@@ -30,6 +30,9 @@ class Effect(enum.Enum):
     QUEUED = "queued"
     PREFERENCE_SET = "preference set"
     HINT_ASKED = "hint asked"
+    OPEN_POSTED = "open challenge posted"
+    OPEN_TAKEN = "open challenge taken"
+    OPEN_WITHDRAWN = "open challenge withdrawn"
 
 
 @dataclass(frozen=True)

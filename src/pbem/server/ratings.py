@@ -142,6 +142,8 @@ def rate_finished_boards(session: Session, now: datetime) -> None:
         ids = [player.user_id for player in board.players]
         if len(set(ids)) != 2:  # (a player alone on a board, trying the game: never rated)
             continue
+        if board.unrated:  # (challenged --unrated: a friendly game)
+            continue
         locked = {uid: rating_row(session, uid, board.game) for uid in sorted(set(ids))}
         first, second = (locked[uid] for uid in ids)
         scores = (

@@ -36,6 +36,7 @@ from .command_text import (
     read_move,
     read_newboards,
     read_notify,
+    read_open,
     read_plain,
     read_preview,
     read_queue,
@@ -47,6 +48,7 @@ from .command_text import (
     read_stop,
     read_submit,
     read_subscribe,
+    read_take_or_withdraw,
     read_vacation,
     read_vote,
 )
@@ -185,8 +187,11 @@ ACCOUNT_VERBS: tuple[AccountVerb, ...] = (
 GAME_VERBS: tuple[GameVerb, ...] = (
     GameVerb(
         "challenge",
-        ("challenge USER1 USER2 [-OPTION ...] [--nagtime=D] [--forfeittime=D] [--totaltime=D]",),
-        "start a board; USER1 moves first",
+        (
+            "challenge USER1 USER2 [-OPTION ...] [--nagtime=D] [--forfeittime=D] [--totaltime=D] "
+            "[--hints] [--unrated]",
+        ),
+        "start a board; USER1 moves first (--unrated: a friendly game)",
         shortest=4,
         read=read_challenge,
     ),
@@ -297,9 +302,28 @@ GAME_VERBS: tuple[GameVerb, ...] = (
     ),
     GameVerb(
         "games",
-        ("games [USERID ...] [all|active|inactive|next]",),
-        "the boards of any of those players, or of the game (next: those awaiting them, or you)",
+        ("games [USERID ...] [all|active|inactive|next]", "games open"),
+        "the boards of any of those players, or of the game (next: those awaiting them, or you); "
+        "open: the open challenges",
         read=read_games,
+    ),
+    GameVerb(
+        "open",
+        ("open USERID PASSWORD [-OPTION ...] [--rating=LOW-HIGH] [--days=D] [--unrated] ...",),
+        "a challenge to anyone: the first to take it plays you, and you move first",
+        read=read_open,
+    ),
+    GameVerb(
+        "take",
+        ("take NUMBER USERID PASSWORD",),
+        "take open challenge NUMBER ('games open' lists them): the board starts at once",
+        read=partial(read_take_or_withdraw, take=True),
+    ),
+    GameVerb(
+        "withdraw",
+        ("withdraw NUMBER USERID PASSWORD",),
+        "take back your open challenge NUMBER",
+        read=partial(read_take_or_withdraw, take=False),
     ),
     GameVerb(
         "standings",

@@ -59,6 +59,7 @@ def create_board(
     forfeit_days: int | None = None,
     total_days: int | None = None,
     hints: bool = False,
+    unrated: bool = False,
 ) -> Board:
     """A new board for these players (seat order) with the game's options;
     raises KeyError for an unknown game and OptionError for bad options."""
@@ -76,6 +77,7 @@ def create_board(
         forfeit_days=forfeit_days,
         total_days=total_days,
         hints=hints,
+        unrated=unrated,
         created_at=now,
         updated_at=now,
     )

@@ -93,6 +93,51 @@ class HintRequest(Base):
     answer: Mapped[str | None] = mapped_column(Text)
 
 
+class ChatLine(Base):
+    """What someone said on a board (`GAME chat`, the board page), after the
+    board's first `after` moves: the board page shows it among the moves."""
+
+    __tablename__ = "chat_lines"
+    __table_args__ = (Index("ix_chat_lines_board", "board_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    after: Mapped[int]
+    text: Mapped[str] = mapped_column(Text)
+    said_at: Mapped[datetime]
+
+
+class OpenChallenge(Base):
+    """A challenge to anyone (`GAME open`): the first player who takes it
+    (and whose rating is within the range, if one is set) gets a board
+    against the poster, who moves first; until then the poster may
+    withdraw it, and after `expires_at` nobody may take it."""
+
+    __tablename__ = "open_challenges"
+    __table_args__ = (Index("ix_open_challenges_listed", "board_id", "withdrawn_at", "expires_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(String(20))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    options: Mapped[list[str]] = mapped_column(JSON)  # the option words, as written
+    unrated: Mapped[bool] = mapped_column(default=False)
+    min_rating: Mapped[int | None]
+    max_rating: Mapped[int | None]
+    nag_days: Mapped[int | None]
+    forfeit_days: Mapped[int | None]
+    total_days: Mapped[int | None]
+    hints: Mapped[bool] = mapped_column(default=False)
+    comment: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime]
+    board_id: Mapped[int | None] = mapped_column(ForeignKey("boards.id", ondelete="SET NULL"))
+    taken_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    withdrawn_at: Mapped[datetime | None]
+
+    user: Mapped[User] = relationship(foreign_keys=[user_id], lazy="joined", innerjoin=True)
+
+
 class Address(Base):
     """A mail address a user sends from and receives at (the first is main)."""
 
@@ -143,6 +188,8 @@ class Board(Base):
     rated: Mapped[bool] = mapped_column(default=False)  # its result is in the ratings
     # Challenged with --hints: its players may ask the engine (`GAME hint`).
     hints: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # Challenged with --unrated: a friendly game, never in the ratings.
+    unrated: Mapped[bool] = mapped_column(default=False, server_default=false())
     nagged_at: Mapped[datetime | None]  # the last reminder to the player to move
     # no forfeit before this (a full nag period after a vacation; a day
     # after the players who had not voted on a draw were reminded)

@@ -6,6 +6,7 @@ would. What went wrong comes back as a message for the page."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from fastapi import Request
@@ -93,3 +94,9 @@ def flash(request: Request, text: str, kind: str = "ok") -> None:
 def take_flashes(request: Request) -> list[dict[str, str]]:
     notes = request.session.pop("flash", [])
     return notes if isinstance(notes, list) else []
+
+
+def dashed(words: Iterable[str]) -> tuple[str, ...]:
+    """A game's options as typed in a form or sent to the API, each with its
+    leading '-' (which people leave out: 'size=12')."""
+    return tuple(word if word.startswith("-") else f"-{word}" for word in words)

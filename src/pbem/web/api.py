@@ -45,7 +45,7 @@ from ..server.standings import SECTION_SIZE, standing_sections
 from ..server.throttle import check_allowed, record_failure
 from ..server.view_commands import play_moves
 from . import found
-from .actions import execute_as, run_as, server_of
+from .actions import dashed, execute_as, run_as, server_of
 from .api_models import (
     Action,
     ActionRequest,
@@ -512,13 +512,12 @@ def challenge(
     command = commands.Challenge(
         game=found.name,
         players=(sent.first, sent.second),
-        options=tuple(
-            option if option.startswith("-") else f"-{option}" for option in sent.options
-        ),
+        options=dashed(sent.options),
         nag_days=sent.nagtime,
         forfeit_days=sent.forfeittime,
         total_days=sent.totaltime,
         hints=sent.hints,
+        unrated=not sent.rated,
     )
     server = server_of(request)
     messages = execute(server, userid, command)

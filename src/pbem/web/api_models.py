@@ -230,6 +230,7 @@ class ChallengeRequest(BaseModel):
     hints: bool = Field(
         False, description="Either player may ask the engine for hints (`GAME hint`)."
     )
+    rated: bool = Field(True, description="False: a friendly game, never in the ratings.")
 
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"first": "alice", "second": "bob", "options": []}]}
@@ -317,4 +318,41 @@ class CommandRequest(BaseModel):
                 {"command": "mail alice - digest", "body": ""},
             ]
         }
+    )
+
+
+class OpenChallengeOut(BaseModel):
+    """An open challenge: anyone within its rating range may take it."""
+
+    id: int
+    game: str
+    poster: str = Field(description="Who posted it; they move first on the board.")
+    options: list[str]
+    rated: bool
+    min_rating: int | None = Field(description="The lowest rating that may take it (None: any).")
+    max_rating: int | None = Field(description="The highest rating that may take it (None: any).")
+    hints: bool
+    comment: str
+    created_at: datetime
+    expires_at: datetime
+
+
+class OpenChallengeRequest(BaseModel):
+    options: list[Annotated[str, Field(pattern=r"^\S+$")]] = Field(
+        default_factory=list,
+        max_length=20,
+        description="The game's options, like ['-size=30'] (the '-' may be left out).",
+    )
+    rated: bool = Field(True, description="False: a friendly game, never in the ratings.")
+    min_rating: int | None = Field(None, ge=0, le=9999, description="The lowest rating welcome.")
+    max_rating: int | None = Field(None, ge=0, le=9999, description="The highest rating welcome.")
+    days: int | None = Field(None, ge=1, le=60, description="Days until it expires (7).")
+    nagtime: int | None = Field(None, ge=1, le=365, description="Days before reminders (7).")
+    forfeittime: int | None = Field(None, ge=1, le=365, description="Days before a forfeit (21).")
+    totaltime: int | None = Field(None, ge=1, le=365, description="Each player's total days.")
+    hints: bool = Field(False, description="Either player may ask the engine for hints.")
+    comment: str = Field("", max_length=500, description="A word for whoever takes it.")
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"options": ["-size=30"], "min_rating": 1400}]}
     )

@@ -19,7 +19,7 @@ from ..games import GAMES
 from ..server import Server
 from ..server.recent import Recent
 from ..settings import Settings
-from . import account, api, board_page, browse, move_entry
+from . import account, api, api_open, board_page, browse, live, move_entry, records
 from .headers import SecurityHeaders, docs_policy, nonce
 from .limits import BodyLimit
 from .session import secret_key
@@ -76,10 +76,13 @@ def create_app(server: Server, settings: Settings) -> FastAPI:
         lambda: RedirectResponse("/static/favicon.svg", status_code=301),
         include_in_schema=False,
     )
+    app.include_router(api_open.router)  # before api's catch-all for unknown /api paths
     app.include_router(api.router)
     app.include_router(account.router)
     app.include_router(browse.router)
     app.include_router(move_entry.router)  # before board_page's /{game_name}/{board_id}
+    app.include_router(records.router)
+    app.include_router(live.router)
     app.include_router(board_page.router)
 
     @app.exception_handler(StarletteHTTPException)

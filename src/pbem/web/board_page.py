@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..games import get_game
 from ..server import commands, hints, listings
+from ..server.board_view import BoardView, Ending
 from ..server.errors import CommandError
 from ..server.messages import Effect
 from ..server.view_commands import play_moves
@@ -19,7 +20,7 @@ from . import move_entry
 from .actions import act_on, flash, play, server_of
 from .found import game_or_404, page_view
 from .session import PostedForm, check_csrf, current_userid
-from .templating import render, svg_markup
+from .templating import TEMPLATES, render, svg_markup
 
 router = APIRouter(include_in_schema=False)
 
@@ -37,11 +38,51 @@ SPECIAL: dict[str, tuple[type[commands.OnBoard], bool]] = {
 
 @dataclass(frozen=True)
 class Seat:
-    """A player on the page: name, side, rating."""
+    """A player on the page: name, side, rating; on a finished rated board,
+    what the game did to the rating ("1600 → 1616 (+16)")."""
 
     userid: str
     side: str
     rating: str
+    change: str = ""
+
+
+@dataclass(frozen=True)
+class Said:
+    """A line of the record as the page lists it: a move (with its comment)
+    or a chat line said after the move before it."""
+
+    number: int | None  # a move's number; None for chat
+    player: str
+    text: str
+    comment: str = ""
+    auto: bool = False
+
+
+def record_of(view: BoardView) -> list[Said]:
+    """The moves and the chat in the order they came: chat said after the
+    first n moves comes after move n."""
+    chat = sorted(view.chat, key=lambda line: line.after)  # (stable: oldest first)
+    lines: list[Said] = []
+    waiting = 0
+    for move in view.moves:
+        while waiting < len(chat) and chat[waiting].after < move.number:
+            lines.append(Said(None, chat[waiting].player, chat[waiting].text))
+            waiting += 1
+        lines.append(Said(move.number, move.player, move.text, move.comment, move.auto))
+    lines += [Said(None, line.player, line.text) for line in chat[waiting:]]
+    return lines
+
+
+def games(count: int) -> str:
+    return "1 game" if count == 1 else f"{count} games"
+
+
+def rating_change(change: tuple[float, float] | None) -> str:
+    if change is None:
+        return ""
+    before, after = change
+    return f"{before:.0f} → {after:.0f} ({after - before:+.0f})"
 
 
 @router.get("/{game_name}/{board_id}", response_class=HTMLResponse)
@@ -58,13 +99,17 @@ def board_view(request: Request, game_name: str, board_id: int, at: int | None =
     seats = []
     for number, (player, user_id) in enumerate(zip(view.players, view.user_ids, strict=True)):
         rating = around.ratings.get(user_id)
-        shown_rating = "-" if rating is None else f"{rating[0]:.0f} ({rating[1]} games)"
-        seats.append(Seat(player, state.side_text(number), shown_rating))
-    moves = [(m.number, m.player, m.text, m.comment, m.auto) for m in view.moves]
+        shown_rating = "-" if rating is None else f"{rating[0]:.0f} ({games(rating[1])})"
+        change = rating_change(around.changes.get(user_id))
+        seats.append(Seat(player, state.side_text(number), shown_rating, change))
     my_turn = view.active and seat is not None and shown == latest and state.to_move == seat
     hint = None
     if view.hints and seat is not None and userid is not None:
         hint = hints.latest_hint(server, board_id, userid, latest)
+    waiting = None
+    if userid is not None:
+        with server.reads() as session:
+            waiting = listings.next_awaiting(session, userid, board_id)
     return render(
         request,
         "board.html",
@@ -78,7 +123,10 @@ def board_view(request: Request, game_name: str, board_id: int, at: int | None =
         latest=latest,
         seats=seats,
         seat=seat,
-        moves=moves,
+        record=record_of(view),
+        revision=view.revision,
+        ending=ending_of(view),
+        next_board=waiting,
         watchers=around.watchers,
         proposals=view.proposal_sentences(),
         active=view.active,
@@ -90,6 +138,35 @@ def board_view(request: Request, game_name: str, board_id: int, at: int | None =
     )
 
 
+HOW = {
+    Ending.RULES: "by the rules",
+    Ending.RESIGNATION: "by resignation",
+    Ending.DECLINED: "the challenge was declined",
+    Ending.AGREED_DRAW: "by agreement",
+    Ending.STANDING_DRAW: "a draw proposal stood unanswered",
+    Ending.FORFEIT: "by forfeit: no move in time",
+    Ending.OUT_OF_TIME: "on time: the game's clock ran out",
+    Ending.UNANSWERED: "the challenge was never taken up",
+}
+
+
+@dataclass(frozen=True)
+class GameOver:
+    """How a finished board ended, for its page: who won (by userid) or that
+    it was drawn, and how (the status line above gives the rules' words)."""
+
+    headline: str  # "ann won" or "Drawn"
+    how: str
+
+
+def ending_of(view: BoardView) -> GameOver | None:
+    if view.active:
+        return None
+    headline = "Drawn" if view.winner is None else f"{view.players[view.winner]} won"
+    how = HOW.get(view.ending, "") if view.ending is not None else ""
+    return GameOver(headline, how)
+
+
 @router.get("/{game_name}/{board_id}/poll")
 def poll(
     request: Request,
@@ -98,10 +175,13 @@ def poll(
     version: int,
     active: bool = True,
     hint: str = "",
+    revision: int | None = None,
 ) -> Response:
-    """For an open page: 204 while the board is as the page shows it, else
-    tell htmx to reload the page (the opponent moved, the game ended, or
-    the hint the page waits for (`hint=pending`) came)."""
+    """For an open page: 204 while the board is as the page shows it; tell
+    htmx to reload the page when the opponent moved, the game ended, or the
+    hint the page waits for (`hint=pending`) came; when only chat was said,
+    the record and this poller anew (swapped in out of band: a reload would
+    lose what the player is typing)."""
     server = server_of(request)
     view = page_view(server, game_name, board_id)
     if view.version != version or active != view.active:
@@ -110,6 +190,17 @@ def poll(
     waited = hint == "pending" and userid is not None
     if waited and hints.latest_hint(server, board_id, str(userid), version):
         return Response(status_code=200, headers={"HX-Refresh": "true"})
+    if revision is not None and revision != view.revision:
+        fragment = TEMPLATES.get_template("_record_update.html").render(
+            game=get_game(view.game),
+            board_id=board_id,
+            record=record_of(view),
+            shown=view.version,
+            latest=view.version,
+            revision=view.revision,
+            hint_pending=waited,
+        )
+        return HTMLResponse(fragment)
     return Response(status_code=204)
 
 
@@ -160,6 +251,39 @@ def move(request: Request, game_name: str, board_id: int, form: PostedForm) -> R
         return back(game.name, board_id)
     play(request, game.name, board_id, userid, text, number, str(form.get("comment", "")))
     return back(game.name, board_id)
+
+
+@router.post("/{game_name}/{board_id}/rematch", dependencies=[Depends(check_csrf)])
+def rematch(request: Request, game_name: str, board_id: int) -> RedirectResponse:
+    """A new board for a finished board's players: the same game, options,
+    timing, hints and ratedness, the seats swapped (who moved second moves
+    first)."""
+    game = game_or_404(game_name)
+    userid = require_login(request)
+    view = page_view(server_of(request), game.name, board_id)
+    if view.active:
+        flash(request, f"Board {board_id} is still being played: finish it first.", "error")
+        return back(game.name, board_id)
+    if view.seat_of(userid) is None:
+        flash(request, f"Only the players of board {board_id} may ask for its rematch.", "error")
+        return back(game.name, board_id)
+    command = commands.Challenge(
+        game=game.name,
+        players=tuple(reversed(view.players)),
+        options=tuple(view.parsed_options().args()),
+        nag_days=view.nag_days,
+        forfeit_days=view.forfeit_days,
+        total_days=view.total_days,
+        hints=view.hints,
+        unrated=view.unrated,
+    )
+    outcome = act_on(request, userid, command)
+    if not outcome.ok:
+        flash(request, outcome.error or "", "error")
+        return back(game.name, board_id)
+    board = outcome.messages.board
+    flash(request, f"Board {board} started: the rematch of board {board_id}, seats swapped.")
+    return RedirectResponse(f"/{game.name}/{board}", status_code=303)
 
 
 @router.post("/{game_name}/{board_id}/special", dependencies=[Depends(check_csrf)])

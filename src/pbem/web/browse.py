@@ -7,10 +7,10 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from ..games import GAMES
-from ..server import listings
-from ..server.commands import Challenge
+from ..server import listings, open_challenges
+from ..server.commands import Challenge, PostOpen, TakeOpen, WithdrawOpen
 from ..server.standings import SECTION_SIZE, SECTIONS, standing_sections
-from .actions import act_on, flash, server_of
+from .actions import act_on, dashed, flash, server_of
 from .found import game_or_404
 from .session import PostedForm, check_csrf, current_userid
 from .templating import render, rules_html, svg_markup
@@ -25,9 +25,16 @@ def home(request: Request) -> HTMLResponse:
     with server.reads() as session:
         recent = listings.boards(session, None, "active", userid, limit=12)
         waiting = listings.boards(session, None, "awaiting", userid, limit=20) if userid else []
+        offers = open_challenges.listed(session, None, server.clock(), limit=20)
     pictures = {name: svg_markup(listings.sample_svg(name)) for name in GAMES}
     return render(
-        request, "home.html", recent=recent, waiting=waiting, pictures=pictures, title="pbem"
+        request,
+        "home.html",
+        recent=recent,
+        waiting=waiting,
+        offers=offers,
+        pictures=pictures,
+        title="pbem",
     )
 
 
@@ -94,12 +101,15 @@ def game_page(request: Request, game_name: str, show: str = "active") -> HTMLRes
     server = server_of(request)
     with server.reads() as session:
         lines = listings.boards(session, game.name, show, current_userid(request))
+        offers = open_challenges.listed(session, game.name, server.clock())
     return render(
         request,
         "game.html",
         title=game.title,
         game=game,
         lines=lines,
+        offers=offers,
+        open_days=open_challenges.DEFAULT_DAYS,
         show=show,
         filters=listings.FILTERS,
         rules=rules_html(game.name),
@@ -128,11 +138,12 @@ def challenge(request: Request, game_name: str, form: PostedForm) -> RedirectRes
     command = Challenge(
         game=game.name,
         players=tuple(name for name in players if name),
-        options=tuple(word if word.startswith("-") else f"-{word}" for word in options),
+        options=dashed(options),
         nag_days=days["nagtime"],
         forfeit_days=days["forfeittime"],
         total_days=days["totaltime"],
         hints=form.get("hints") == "yes",
+        unrated=form.get("unrated") == "yes",
     )
     outcome = act_on(request, userid, command)
     if not outcome.ok:
@@ -140,4 +151,73 @@ def challenge(request: Request, game_name: str, form: PostedForm) -> RedirectRes
         return RedirectResponse(f"/{game.name}#challenge", status_code=303)
     board = outcome.messages.board
     flash(request, f"Board {board} started.")
+    return RedirectResponse(f"/{game.name}/{board}", status_code=303)
+
+
+def _number(value: object, what: str) -> int | None:
+    """A whole number from a form field ('' is None); ValueError says what is wrong."""
+    text = str(value or "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or len(text) > 4:
+        raise ValueError(f"The {what} is a whole number, like 7: not '{text[:10]}'.")
+    return int(text)
+
+
+@router.post("/{game_name}/open", dependencies=[Depends(check_csrf)])
+def post_open(request: Request, game_name: str, form: PostedForm) -> RedirectResponse:
+    """Post an open challenge: anyone (within the rating range) may take it."""
+    game = game_or_404(game_name)
+    back = RedirectResponse(f"/{game.name}#open", status_code=303)
+    userid = current_userid(request)
+    if userid is None:
+        flash(request, "Log in to post an open challenge: it comes from a player.", "error")
+        return RedirectResponse(f"/login?next=/{game.name}%23open", status_code=303)
+    try:
+        low = _number(form.get("min_rating"), "lowest rating")
+        high = _number(form.get("max_rating"), "highest rating")
+        days = _number(form.get("days"), "number of days it stays open")
+    except ValueError as problem:
+        flash(request, str(problem), "error")
+        return back
+    options = str(form.get("options", "")).split()
+    command = PostOpen(
+        game=game.name,
+        userid=userid,
+        options=dashed(options),
+        unrated=form.get("unrated") == "yes",
+        min_rating=low,
+        max_rating=high,
+        days=days,
+        hints=form.get("hints") == "yes",
+        comment=str(form.get("comment", "")),
+    )
+    outcome = act_on(request, userid, command)
+    if outcome.ok:
+        flash(request, "Your open challenge is posted: the first player to take it plays you.")
+    else:
+        flash(request, outcome.error or "", "error")
+    return back
+
+
+@router.post("/{game_name}/open/{number}/{action}", dependencies=[Depends(check_csrf)])
+def answer_open(request: Request, game_name: str, number: int, action: str) -> RedirectResponse:
+    """Take an open challenge (the board starts), or withdraw one's own."""
+    game = game_or_404(game_name)
+    if action not in ("take", "withdraw"):
+        raise HTTPException(404, "An open challenge is taken or withdrawn, nothing else.")
+    userid = current_userid(request)
+    if userid is None:
+        flash(request, "Log in to take an open challenge: the board needs a player.", "error")
+        return RedirectResponse(f"/login?next=/{game.name}%23open", status_code=303)
+    kind = TakeOpen if action == "take" else WithdrawOpen
+    outcome = act_on(request, userid, kind(game=game.name, number=number, userid=userid))
+    if not outcome.ok:
+        flash(request, outcome.error or "", "error")
+        return RedirectResponse(f"/{game.name}#open", status_code=303)
+    if action == "withdraw":
+        flash(request, f"Open challenge {number} is withdrawn.")
+        return RedirectResponse(f"/{game.name}#open", status_code=303)
+    board = outcome.messages.board
+    flash(request, f"Board {board} started: you took open challenge {number}.")
     return RedirectResponse(f"/{game.name}/{board}", status_code=303)

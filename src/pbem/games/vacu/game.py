@@ -25,6 +25,7 @@ class VacuGame(Game):
         "Go where a group without liberties flips or vanishes: score stones and territory, "
         "or take the last enemy group. The players set the komi; there is a button."
     )
+    has_sgf = True  # Go programs read its records
     sides = (Side("Black", "X", "black"), Side("White", "O", "white"))
     option_specs = (
         OptionSpec("size", 9, "points on each side of the board", minimum=5, maximum=25),

@@ -12,6 +12,7 @@ Notation (case-insensitive input, one canonical form each):
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ from .board import BLACK, EMPTY, WHITE, Board
 from .notation import BUTTON, COLOUR, COLOUR_WORDS, COLUMNS, KOMI, PASS, STONE, STONE_LETTERS
 from .score import score
 from .search import VacuSearchPosition
+from .sgf import sgf_record
 from .svg_board import render_svg
 from .text_board import render_text
 
@@ -115,6 +117,9 @@ class VacuState(State[VacuMove]):
         return f"{COLOUR_WORDS[colour].capitalize()} ({STONE_LETTERS[colour]})"
 
     # -- points -----------------------------------------------------------------
+
+    def sgf(self, names: Sequence[str]) -> str:
+        return sgf_record(self, names)
 
     def point_name(self, p: int) -> str:
         row, col = divmod(p, self.board.stride)

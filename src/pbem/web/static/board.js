@@ -20,7 +20,9 @@
  *   the box too instead of sending at once.
  *
  * Targets are focusable (tabindex 0, role button, labelled by their SVG
- * <title>) and Enter or Space acts as a click. Plain ES2017, no libraries.
+ * <title>) and Enter or Space acts as a click. A move's preview is drawn
+ * where the board is, with Send beside it; "Back to the board" returns to
+ * the board. Plain ES2017, no libraries.
  */
 (function () {
   "use strict";
@@ -45,6 +47,7 @@
 
     setUpBoard(page);
     setUpButtons(page);
+    setUpPreview(page);
   }
 
   // -- shared ----------------------------------------------------------------
@@ -359,6 +362,24 @@
         if (button) button.setAttribute("aria-pressed", "true");
         setMove(page, text);
       });
+    });
+  }
+
+  // -- the preview -------------------------------------------------------------
+
+  /** The preview (#preview, filled by htmx) stands where the board is, which
+   * the page's style hides meanwhile; "Back to the board" empties it, so the
+   * board shows again to choose another move. */
+  function setUpPreview(page) {
+    const preview = document.getElementById("preview");
+    if (!preview) return;
+    preview.addEventListener("click", function (event) {
+      const back = event.target.closest ? event.target.closest(".back-to-board") : null;
+      if (!back) return;
+      preview.textContent = "";
+      unselect(page);
+      page.board.scrollIntoView({ block: "nearest" });
+      page.input.focus({ preventScroll: true });
     });
   }
 

@@ -1,0 +1,123 @@
+"""The JSON API's open challenges: list them, post one, take one (the board
+starts), withdraw one's own. The same commands as `GAME games open`,
+`GAME open`, `GAME take` and `GAME withdraw` by mail."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Request, Response
+
+from ..server import commands, open_challenges
+from ..server.open_challenges import Listed
+from .actions import dashed, server_of
+from .api import ERRORS, READ_ERRORS, GamePath, TokenUser, action_result, execute
+from .api_models import ActionResult, OpenChallengeOut, OpenChallengeRequest
+from .found import game_or_404
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+OfferPath = Annotated[int, Path(description="The open challenge's number.")]
+
+
+def shown(item: Listed) -> OpenChallengeOut:
+    return OpenChallengeOut(
+        id=item.id,
+        game=item.game,
+        poster=item.poster,
+        options=item.options.split(),
+        rated=not item.unrated,
+        min_rating=item.min_rating,
+        max_rating=item.max_rating,
+        hints=item.hints,
+        comment=item.comment,
+        created_at=item.created_at,
+        expires_at=item.expires_at,
+    )
+
+
+@router.get(
+    "/{game}/open",
+    summary="The open challenges",
+    response_model=list[OpenChallengeOut],
+    responses=READ_ERRORS,
+)
+def open_list(request: Request, game: GamePath) -> list[OpenChallengeOut]:
+    """The game's open challenges, oldest first: neither taken, withdrawn
+    nor expired. Anyone may read them; taking one needs a token."""
+    found = game_or_404(game)
+    server = server_of(request)
+    with server.reads() as session:
+        return [shown(item) for item in open_challenges.listed(session, found.name, server.clock())]
+
+
+@router.post(
+    "/{game}/open",
+    summary="Post an open challenge",
+    status_code=201,
+    response_model=OpenChallengeOut,
+    responses=ERRORS,
+)
+def post_open(
+    request: Request, game: GamePath, userid: TokenUser, sent: OpenChallengeRequest
+) -> OpenChallengeOut:
+    """A challenge to anyone (`GAME open`): the first player to take it,
+    within the rating range if one is set, gets a board against the token's
+    user, who moves first. It expires after `days`."""
+    found = game_or_404(game)
+    command = commands.PostOpen(
+        game=found.name,
+        userid=userid,
+        options=dashed(sent.options),
+        unrated=not sent.rated,
+        min_rating=sent.min_rating,
+        max_rating=sent.max_rating,
+        days=sent.days,
+        nag_days=sent.nagtime,
+        forfeit_days=sent.forfeittime,
+        total_days=sent.totaltime,
+        hints=sent.hints,
+        comment=sent.comment,
+    )
+    server = server_of(request)
+    execute(server, userid, command)
+    with server.reads() as session:
+        mine = [
+            item
+            for item in open_challenges.listed(session, found.name, server.clock())
+            if item.poster.lower() == userid.lower()
+        ]
+    return shown(max(mine, key=lambda item: item.id))
+
+
+@router.post(
+    "/{game}/open/{number}/take",
+    summary="Take an open challenge",
+    status_code=201,
+    response_model=ActionResult,
+    responses=ERRORS,
+)
+def take(request: Request, game: GamePath, number: OfferPath, userid: TokenUser) -> Response:
+    """Take open challenge `number` (`GAME take`): its board starts at once,
+    its poster first and the token's user second. Refused (409) when it was
+    taken, withdrawn or has expired, or the user's rating is outside its
+    range. Returns the new board."""
+    found = game_or_404(game)
+    command = commands.TakeOpen(game=found.name, number=number, userid=userid)
+    messages = execute(server_of(request), userid, command)
+    assert messages.board is not None  # a take that ran made its board
+    return action_result(request, found, messages.board, messages, status=201)
+
+
+@router.delete(
+    "/{game}/open/{number}",
+    summary="Withdraw an open challenge",
+    status_code=204,
+    responses=ERRORS,
+)
+def withdraw(request: Request, game: GamePath, number: OfferPath, userid: TokenUser) -> Response:
+    """Withdraw the token user's own open challenge `number` (`GAME withdraw`)."""
+    found = game_or_404(game)
+    command = commands.WithdrawOpen(game=found.name, number=number, userid=userid)
+    execute(server_of(request), userid, command)
+    return Response(status_code=204)
