@@ -1,7 +1,8 @@
 """Finding an opponent in Debian's chromium: alice posts an open challenge
 on the game's page, bob (on a phone) finds it on the home page and takes
-it, they play to the end, the winner and the rating changes show on both
-pages, and the rematch starts a new board with the seats swapped."""
+it, they play the whole game to its end by the rules, the winner (or the
+draw) and the rating changes show on both pages, and the rematch starts a
+new board with the seats swapped."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.web.browser import UI, LiveSite
+from tests.web.browser import POLL_MS, UI, LiveSite, Player
 from tests.web.test_browser import sign_up_pair, type_move
 
 
@@ -43,23 +44,34 @@ def test_an_open_challenge_from_posting_to_the_rematch(ui: UI, live: LiveSite) -
     bob.goto("/vasco")
     expect(bob.page.locator("#open")).to_contain_text("No open Vasco challenge now")
 
-    # They play: a move each, then bob resigns on his turn.
-    alice.open_board("vasco", board_id)
-    type_move(alice, live, board_id)
-    bob.open_board("vasco", board_id)
-    type_move(bob, live, board_id)
-    type_move(alice, live, board_id)
-    bob.open_board("vasco", board_id)
-    bob.open_menu()
-    bob.page.locator("section.menu input[name=confirm]").check()
-    bob.page.locator("section.menu button[value=resign]").click()
-    bob.expect_flash("You resigned.")
+    # They play the whole game on the web, to its end by the rules.
+    players = {"alice": alice, "bob": bob}
+
+    def on_the_board(player: Player) -> None:
+        """The board as it is now: an open page learns of the other's move
+        by itself and reloads (going there again meanwhile would be cut off)."""
+        if player.page.url.endswith(f"/vasco/{board_id}"):
+            player.expect_version(live.board(board_id).version)
+        else:
+            player.open_board("vasco", board_id)
+
+    while (state := live.state(board_id)).to_move is not None:
+        player = players[("alice", "bob")[state.to_move]]
+        on_the_board(player)
+        player.expect_my_turn()
+        type_move(player, live, board_id)
+    row = live.board(board_id)
+    assert row.status == "finished" and row.ending == "rules", (row.status, row.ending)
+    headline = "Drawn" if row.winner is None else f"{('alice', 'bob')[row.winner]} won"
     for player in (alice, bob):
-        player.open_board("vasco", board_id)
+        on_the_board(player)
         over = player.page.locator("#game-over")
-        expect(over).to_contain_text("alice won")
-        expect(over.locator("li", has_text="alice")).to_contain_text(re.compile(r"\(\+\d+\)"))
-        expect(over.locator("li", has_text="bob")).to_contain_text(re.compile(r"\(-\d+\)"))
+        expect(over).to_contain_text(headline, timeout=POLL_MS)
+        expect(over).to_contain_text("by the rules")
+        for name in ("alice", "bob"):
+            expect(over.locator("li", has_text=name)).to_contain_text(
+                re.compile(r"1600 → \d+ \([+-]\d+\)")
+            )
         player.shot("game-over")
 
     bob.page.locator("#rematch").click()
