@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 import uvicorn
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect
+from playwright.sync_api import Error as PlaywrightError
 from sqlalchemy import Engine, select
 
 import pbem.web
@@ -176,7 +177,20 @@ class Player:
     # Pages.
 
     def goto(self, path: str) -> None:
-        response = self.page.goto(self.ui.site.url + path)
+        """Go to `path`. An open board page reloads by itself when its board
+        changes (web/live.py); a navigation that meets that reload is cut
+        off (net::ERR_ABORTED), so it waits for the reload and goes again,
+        as a person would click again."""
+        for attempt in range(3):
+            try:
+                response = self.page.goto(self.ui.site.url + path)
+                break
+            except PlaywrightError as error:
+                if "ERR_ABORTED" not in str(error) and "interrupted" not in str(error):
+                    raise
+                if attempt == 2:
+                    raise
+                self.page.wait_for_load_state("load")
         assert response is not None and response.ok, f"{self.name}: GET {path} gave {response}"
 
     def flashes(self) -> list[str]:
