@@ -212,6 +212,20 @@ class BoardView:
         state = self.state(upto)
         return drawn(state, "example move", lambda: first_legal_move(state))
 
+    def record_with_chat(self) -> list[PlayedMove | ChatSaid]:
+        """The moves and the chat in the order they came: chat said after
+        the first n moves follows move n (after a move since taken back: at
+        the end)."""
+        chat = sorted(self.chat, key=lambda line: line.after)  # (stable: oldest first)
+        merged: list[PlayedMove | ChatSaid] = []
+        waiting = 0
+        for move in self.moves:
+            while waiting < len(chat) and chat[waiting].after < move.number:
+                merged.append(chat[waiting])
+                waiting += 1
+            merged.append(move)
+        return merged + chat[waiting:]
+
     def parsed_options(self) -> Options:
         return POSITIONS.options(self.game, self.options)
 

@@ -5,11 +5,10 @@ SGF of the Go-like games is the game's own, `State.sgf`)."""
 
 from __future__ import annotations
 
-import sys
 from datetime import datetime
 
 from ..games import get_game
-from .board_view import BoardView
+from .board_view import BoardView, ChatSaid
 
 
 def _when(moment: datetime) -> str:
@@ -33,28 +32,18 @@ def text_record(view: BoardView) -> str:
     lines.append(f"Last change: {_when(view.updated_at)}")
     lines.append(state.status_line())
     lines.append("")
-    chat = sorted(view.chat, key=lambda line: line.after)
-    waiting = 0
-
-    def chat_until(moves: int) -> None:
-        nonlocal waiting
-        while waiting < len(chat) and chat[waiting].after <= moves:
-            said = chat[waiting]
-            lines.append(f"    {said.player} says ({_when(said.said_at)}):")
-            lines.extend(_quoted(said.text, "      | "))
-            waiting += 1
-
-    chat_until(0)
-    for move in view.moves:
-        note = f" ({move.note})" if move.note else ""
-        auto = " (played by the server)" if move.auto else ""
+    for line in view.record_with_chat():
+        if isinstance(line, ChatSaid):
+            lines.append(f"    {line.player} says ({_when(line.said_at)}):")
+            lines.extend(_quoted(line.text, "      | "))
+            continue
+        note = f" ({line.note})" if line.note else ""
+        auto = " (played by the server)" if line.auto else ""
         lines.append(
-            f"{move.number:>4}. {move.text}{note} by {move.player}{auto}, {_when(move.played_at)}"
+            f"{line.number:>4}. {line.text}{note} by {line.player}{auto}, {_when(line.played_at)}"
         )
-        if move.comment.strip():
-            lines.extend(_quoted(move.comment.strip(), "      > "))
-        chat_until(move.number)
-    chat_until(sys.maxsize)  # chat said after moves since taken back
+        if line.comment.strip():
+            lines.extend(_quoted(line.comment.strip(), "      > "))
     if not view.moves:
         lines.append("No moves yet.")
     return "\n".join(lines) + "\n"

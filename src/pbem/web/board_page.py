@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..games import get_game
 from ..server import commands, hints, listings
-from ..server.board_view import BoardView, Ending
+from ..server.board_view import BoardView, ChatSaid, Ending
 from ..server.errors import CommandError
 from ..server.messages import Effect
 from ..server.view_commands import play_moves
@@ -62,16 +62,12 @@ class Said:
 def record_of(view: BoardView) -> list[Said]:
     """The moves and the chat in the order they came: chat said after the
     first n moves comes after move n."""
-    chat = sorted(view.chat, key=lambda line: line.after)  # (stable: oldest first)
-    lines: list[Said] = []
-    waiting = 0
-    for move in view.moves:
-        while waiting < len(chat) and chat[waiting].after < move.number:
-            lines.append(Said(None, chat[waiting].player, chat[waiting].text))
-            waiting += 1
-        lines.append(Said(move.number, move.player, move.text, move.comment, move.auto))
-    lines += [Said(None, line.player, line.text) for line in chat[waiting:]]
-    return lines
+    return [
+        Said(None, line.player, line.text)
+        if isinstance(line, ChatSaid)
+        else Said(line.number, line.player, line.text, line.comment, line.auto)
+        for line in view.record_with_chat()
+    ]
 
 
 def games(count: int) -> str:
