@@ -25,7 +25,7 @@ from sqlalchemy import select
 from pbem.mail.listener import start_listener
 from pbem.server import Server
 from pbem.settings import Settings
-from pbem.store import Board, OutboxMessage, make_engine, session_factory
+from pbem.store import Board, OpenChallenge, OutboxMessage, make_engine, session_factory
 from tests.mail.smtp_world import free_port
 
 ADDRESS = "pbem@games.test"
@@ -115,6 +115,57 @@ REFUSALS = [
         "add ann annpass1 ann@example.org",
         "ann has ann@example.org already",
         "pbem error: add",
+    ),
+    # Open challenges (the fixture's: 1 is ann's, 2 is ann's for ratings
+    # 1700-1800, 3 ann withdrew, 4 bob took and it became board 2).
+    Refusal(
+        "take one's own open challenge",
+        ANN,
+        "vasco take 1 ann annpass1",
+        "Open challenge 1 is your own",
+        "Vasco error",
+    ),
+    Refusal(
+        "take outside the rating range",
+        BOB,
+        "vasco take 2 bob bobpass1",
+        "Open challenge 2 is for ratings 1700-1800; your Vasco rating is 1600",
+        "Vasco error",
+    ),
+    Refusal(
+        "take a withdrawn open challenge",
+        BOB,
+        "vasco take 3 bob bobpass1",
+        "Open challenge 3 was withdrawn",
+        "Vasco error",
+    ),
+    Refusal(
+        "take a taken open challenge",
+        BOB,
+        "vasco take 4 bob bobpass1",
+        "Open challenge 4 was taken: it became board 2",
+        "Vasco error",
+    ),
+    Refusal(
+        "take a missing open challenge",
+        BOB,
+        "vasco take 99 bob bobpass1",
+        "There is no open Vasco challenge 99",
+        "Vasco error",
+    ),
+    Refusal(
+        "withdraw another's open challenge",
+        BOB,
+        "vasco withdraw 1 bob bobpass1",
+        "You have no open Vasco challenge 1",
+        "Vasco error",
+    ),
+    Refusal(
+        "post with the rating bounds reversed",
+        ANN,
+        "vasco open ann annpass1 --rating=1800-1700",
+        "The lowest rating (1800) is above the highest (1700)",
+        "Vasco error",
     ),
     Refusal(
         "no Message-ID",
@@ -235,6 +286,12 @@ def server(database_url: str) -> Iterator[Server]:
     server.handle(BOB, "signup bob bobpass1")
     server.handle(ANN, "vasco challenge ann bob")
     server.handle(ANN, "vasco move 1 ann annpass1 a0,0#1")
+    server.handle(ANN, "vasco open ann annpass1")
+    server.handle(ANN, "vasco open ann annpass1 --rating=1700-1800")
+    server.handle(ANN, "vasco open ann annpass1")
+    server.handle(ANN, "vasco withdraw 3 ann annpass1")
+    server.handle(ANN, "vasco open ann annpass1")
+    server.handle(BOB, "vasco take 4 bob bobpass1")
     yield server
     engine.dispose()
 
@@ -242,6 +299,15 @@ def server(database_url: str) -> Iterator[Server]:
 def answers(server: Server) -> list[OutboxMessage]:
     with server.sessions() as session:
         return list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+
+
+def open_challenges(server: Server) -> list[tuple[int, int | None, bool | None]]:
+    """Each open challenge: its number, its board, whether it was withdrawn."""
+    with server.sessions() as session:
+        return [
+            (row.id, row.board_id, row.withdrawn_at is not None or None)
+            for row in session.scalars(select(OpenChallenge).order_by(OpenChallenge.id))
+        ]
 
 
 def board_version(server: Server) -> int:
@@ -286,6 +352,12 @@ def test_every_refusal_is_answered_once_through_the_door(
         expected = f"<refusal{number}.{door_name}@example.org>" if refusal.message_id else None
         assert reply.in_reply_to == expected, refusal.name
     assert board_version(server) == 1  # nothing was played
+    assert open_challenges(server) == [
+        (1, None, None),
+        (2, None, None),
+        (3, None, True),
+        (4, 2, None),
+    ]
 
 
 @pytest.mark.parametrize("door_name", list(DOORS))
