@@ -122,6 +122,7 @@ class Figures:
     errors: int = 0
     samples: list[str] = field(default_factory=list)  # the first few errors, shortened
     seconds: float = 0.0
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds by kind of process
 
     def error(self, what: str) -> None:
         self.errors += 1
@@ -159,11 +160,63 @@ def print_row(figures: Figures) -> None:
     )
     for sample in figures.samples:
         print(f"    error: {sample}")
+    if figures.cpu:
+        spent = ", ".join(f"{kind} {seconds:.1f}" for kind, seconds in figures.cpu.items())
+        per = ""
+        if figures.latencies:
+            total = sum(figures.cpu.values()) - figures.cpu.get("other", 0.0)
+            per = f"; {total / len(figures.latencies) * 1000:.1f} ms of CPU an answer"
+        note(f"CPU seconds in {figures.seconds:.1f} s: {spent}{per}")
     sys.stdout.flush()
 
 
 def note(line: str) -> None:
     print(f"    {line}", flush=True)
+
+
+# ------------------------------------------------------------ where the CPU goes
+
+
+CPU_KINDS = {"pbem-web": "web", "pbem-delivery": "delivery", "postgres": "database"}
+
+
+def cpu_by_kind(server_session: int | None) -> dict[str, float]:
+    """CPU seconds used so far by each kind of process on this machine, from
+    /proc: the web and delivery processes (by the names pbem gives them),
+    PostgreSQL, the rest of the server under test (its session: for `pbem
+    serve` the SMTP listener, the tick and the bots; the bare FastAPI),
+    this bench (the clients) and everything else (other load on a shared
+    machine, which makes a run's figures suspect). Empty without /proc."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    kinds: dict[str, float] = {}
+    me = os.getpid()
+    for path in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            data = Path(path).read_text()
+        except OSError:
+            continue  # it exited meanwhile
+        name = data[data.index("(") + 1 : data.rindex(")")]
+        fields = data[data.rindex(")") + 2 :].split()
+        pid, session = int(path.split("/")[2]), int(fields[3])
+        used = (int(fields[11]) + int(fields[12])) / tick
+        if name in CPU_KINDS:
+            kind = CPU_KINDS[name]
+        elif pid == me:
+            kind = "bench"
+        elif server_session is not None and session == server_session:
+            kind = "server"
+        else:
+            kind = "other"
+        kinds[kind] = kinds.get(kind, 0.0) + used
+    return kinds
+
+
+def cpu_spent(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    """What each kind used between two readings (a process that began or
+    ended between them counts what it used while seen)."""
+    order = ("web", "delivery", "database", "server", "bench", "other")
+    spent = {kind: after.get(kind, 0.0) - before.get(kind, 0.0) for kind in order}
+    return {kind: max(0.0, seconds) for kind, seconds in spent.items() if kind in after}
 
 
 # -------------------------------------------------------------- the HTTP client
@@ -274,8 +327,10 @@ def load(
     port: int,
     drivers: Sequence[tuple[NextRequest, Answered]],
     seconds: float,
+    server_session: int | None = None,
 ) -> Figures:
-    """Run one client per driver for `seconds`; the figures of them all."""
+    """Run one client per driver for `seconds`; the figures of them all,
+    with the CPU each kind of process used meanwhile."""
     figures = Figures(name)
 
     async def everyone() -> None:
@@ -286,9 +341,10 @@ def load(
         except TimeoutError:
             figures.error("the phase overran its time and was cut short")
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_by_kind(server_session)
     asyncio.run(everyone())
     figures.seconds = time.perf_counter() - start
+    figures.cpu = cpu_spent(cpu, cpu_by_kind(server_session))
     return figures
 
 
@@ -612,6 +668,7 @@ class Running:
     web_port: int
     smtp_port: int
     maildir: Path
+    session: int | None = None  # the process session of `pbem serve` (its pid)
 
 
 def wait_for_http(port: int, process: subprocess.Popen[bytes], log: Path, what: str) -> None:
@@ -650,16 +707,16 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 @contextlib.contextmanager
 def subprocess_server(
     args: list[str], cwd: Path, env: dict[str, str], log: Path, port: int, what: str
-) -> Iterator[None]:
+) -> Iterator[int]:
     """A server subprocess (its own session, so Ctrl-C reaches only the bench,
-    which stops it), answering HTTP on `port`."""
+    which stops it), answering HTTP on `port`; its pid (and session id)."""
     with log.open("ab") as output:
         process = subprocess.Popen(
             args, cwd=cwd, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
         )
     try:
         wait_for_http(port, process, log, what)
-        yield
+        yield process.pid
     finally:
         stop(process)
 
@@ -680,7 +737,9 @@ def pbem_server(url: str, home: Path) -> Iterator[Running]:
         "PBEM_ADDRESS": ADDRESS,
     }
     command = [sys.executable, "-m", "pbem.cli", "serve"]
-    with subprocess_server(command, home, env, home / "serve.log", running.web_port, "pbem serve"):
+    log = home / "serve.log"
+    with subprocess_server(command, home, env, log, running.web_port, "pbem serve") as session:
+        running.session = session
         yield running
 
 
@@ -690,8 +749,8 @@ def yardstick(clients: int, seconds: float, home: Path) -> Figures:
     command = [sys.executable, "-c", YARDSTICK, str(port)]
     with subprocess_server(
         command, home, dict(os.environ), home / "yardstick.log", port, "uvicorn"
-    ):
-        return load("bare FastAPI GET /", port, pages(lambda: "/", clients), seconds)
+    ) as session:
+        return load("bare FastAPI GET /", port, pages(lambda: "/", clients), seconds, session)
 
 
 @contextlib.contextmanager
@@ -808,7 +867,7 @@ def drain(url: str) -> None:
 
 
 def api_move(plan: Plan, running: Running, seconds: float) -> Figures:
-    figures = load("API move", running.web_port, move_drivers(plan), seconds)
+    figures = load("API move", running.web_port, move_drivers(plan), seconds, running.session)
     boards = [board for group in plan.api_boards for board in group]
     spent = sum(1 for board in boards if not board.dead and not board.live)
     if spent:
@@ -832,7 +891,7 @@ def page_phases(plan: Plan, running: Running, clients: int, seconds: float) -> l
     ]
     results = []
     for name, paths, count, duration in phases:
-        results.append(load(name, running.web_port, pages(paths, count), duration))
+        results.append(load(name, running.web_port, pages(paths, count), duration, running.session))
         print_row(results[-1])
     return results
 
@@ -910,6 +969,7 @@ def mail_burst(plan: Plan, running: Running) -> Figures:
         results[index] = (time.perf_counter(), outcome)
 
     threads = [threading.Thread(target=send, args=pair, daemon=True) for pair in enumerate(boards)]
+    cpu = cpu_by_kind(running.session)
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -945,6 +1005,9 @@ def mail_burst(plan: Plan, running: Running) -> Figures:
             f"{len(acknowledged)} acknowledged, the last after {figure(slowest)} ms; all "
             f"{2 * len(boards)} board mails in the Maildir {after:.1f} s after the last 250"
         )
+    spent = cpu_spent(cpu, cpu_by_kind(running.session))
+    shown = ", ".join(f"{kind} {seconds:.1f}" for kind, seconds in spent.items())
+    note(f"CPU seconds from the burst's start until its mails arrived: {shown}")
     return figures
 
 

@@ -36,3 +36,8 @@ def test_the_load_benchmark_prints_a_row_for_every_phase(db: str) -> None:
         assert rows, f"no row for {phase!r}:\n{output}"
         assert "|" in rows[0], rows[0]
     assert "board mails in the Maildir" in run.stdout, output
+    # where the CPU went in each phase, by kind of process (/proc)
+    spent = [line for line in lines if "CPU seconds in" in line]
+    assert len(spent) == len(PHASES) - 2, output  # (the burst has its own line; the tick none)
+    assert "CPU seconds from the burst" in run.stdout, output
+    assert all("web " in line for line in spent[1:]), output  # (the first: bare FastAPI)
