@@ -212,3 +212,48 @@ def test_a_web_process_sets_its_start_up_aside_from_the_collector() -> None:
     ).stdout.split()
     threshold, frozen = int(out[0]), int(out[1])
     assert threshold == 20_000 and frozen > 10_000  # start-up's objects, set aside
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_stop_does_not_wait_for_an_open_board_pages_stream(tmp_path: Path, workers: int) -> None:
+    """A board page holds a live stream (web/live.py) for 25 s at a time;
+    stopping the server ends it at once, so the stop takes seconds, not the
+    stream's lifetime, and the page's connection is closed, not cut."""
+    from pbem.server import Server
+    from pbem.store import make_engine, session_factory, upgrade
+
+    engine = make_engine(f"sqlite:///{tmp_path}/pbem.sqlite3")
+    upgrade(engine)
+    setup = Server(session_factory(engine))
+    setup.handle("ann@example.org", "signup ann annpass1")
+    setup.handle("bob@example.org", "signup bob bobpass1")
+    setup.handle("ann@example.org", "vasco challenge ann bob")
+    engine.dispose()
+    web_port = free_port()
+    server = start(tmp_path, web_port, workers)
+    try:
+        wait_for(lambda: get(f"http://127.0.0.1:{web_port}/vasco/1")[0] == 200)
+        with socket.create_connection(("127.0.0.1", web_port), timeout=30) as page:
+            page.sendall(
+                b"GET /vasco/1/events?revision=0 HTTP/1.1\r\n"
+                + f"Host: 127.0.0.1:{web_port}\r\nAccept: text/event-stream\r\n\r\n".encode()
+            )
+            head = page.recv(4096)
+            assert head.startswith(b"HTTP/1.1 200") and b"text/event-stream" in head, head
+            time.sleep(0.5)  # the stream is waiting for the board to change
+            stopped = time.monotonic()
+            server.send_signal(signal.SIGTERM)
+            rest = b""
+            while chunk := page.recv(4096):  # until the server closes the stream
+                rest += chunk
+            closed = time.monotonic() - stopped
+        output, _ = server.communicate(timeout=60)
+        took = time.monotonic() - stopped
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.communicate(timeout=30)
+    assert server.returncode == 0, output
+    assert closed < 5, (closed, output)
+    assert took < 8, (took, output)
+    assert b"0\r\n\r\n" in head + rest  # the chunked stream's proper end

@@ -22,7 +22,6 @@ from typing import TextIO
 import uvicorn
 
 from .bots import BotWorker
-from .connections import CappedHttp
 from .mail.delivery import Nudge, transport_for
 from .mail.delivery_workers import DeliveryWorkers, process_count
 from .mail.listener import start_listener
@@ -31,7 +30,7 @@ from .server.service import utc_now
 from .settings import Settings
 from .store import database_url, make_engine, session_factory, upgrade
 from .web.session import secret_key
-from .web_workers import WebWorkers, worker_count
+from .web_workers import WebWorkers, web_server, worker_count
 
 log = logging.getLogger("pbem.serve")
 
@@ -58,21 +57,13 @@ def tick_loop(server: Server, seconds: float, stop: threading.Event, wake: Nudge
         stop.wait(seconds)
 
 
-def web_server(server: Server, settings: Settings) -> uvicorn.Server:
+def thread_web_server(server: Server, settings: Settings) -> uvicorn.Server:
     """The web door, served by uvicorn in a thread of this process (when
     `web_workers` is 1; otherwise see `web_workers.WebWorkers`)."""
     from .web import create_app
 
-    config = uvicorn.Config(
-        create_app(server, settings),
-        host=settings.web_host,
-        port=settings.web_port,
-        log_level="info",
-        log_config=None,  # our logging (pbem.logs): one format, rate-limited
-        http=CappedHttp,  # at most so many connections from one address
-        access_log=False,  # form posts are logged by path only, never their fields
-    )
-    return uvicorn.Server(config)
+    app = create_app(server, settings)
+    return web_server(app, log_level="info", host=settings.web_host, port=settings.web_port)
 
 
 def wait_until_listening(web: uvicorn.Server, thread: threading.Thread, settings: Settings) -> None:
@@ -135,7 +126,7 @@ def serve(
     delivery = DeliveryWorkers(settings, url, process_count(settings.delivery_processes))
     workers = worker_count(settings.web_workers)
     pool = WebWorkers(settings, url, workers) if workers > 1 else None
-    web = web_server(server, settings) if pool is None else None
+    web = thread_web_server(server, settings) if pool is None else None
     controller = start_listener(server, settings, delivery)
     threads = [
         threading.Thread(

@@ -17,11 +17,44 @@ import logging
 import os
 import socket
 from dataclasses import dataclass, field
+from typing import Any
 
+import uvicorn
+
+from .connections import CappedHttp
 from .processes import ChildProcesses, name_this_process
 from .settings import Settings
 
 log = logging.getLogger("pbem.serve")
+SHUTDOWN_GRACE_SECONDS = 10  # for requests in hand when the server stops
+
+
+class StoppingServer(uvicorn.Server):
+    """uvicorn, ending the web door's live streams (web/live.py) as it
+    begins to stop, so a stop waits for the requests in hand and not for
+    every open board page's stream to run out (up to 25 s). Whatever still
+    runs after SHUTDOWN_GRACE_SECONDS is cancelled."""
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        from .web.live import end_streams
+
+        end_streams(self.config.app)
+        await super().shutdown(sockets)
+
+
+def web_server(app: Any, log_level: str = "warning", **where: Any) -> StoppingServer:
+    """uvicorn as pbem runs it, for `app`, listening where `where` says
+    (host and port; or none, for the sockets given to `run`)."""
+    config = uvicorn.Config(
+        app,
+        **where,
+        log_level=log_level,
+        log_config=None,  # our logging (pbem.logs): one format, rate-limited
+        http=CappedHttp,  # at most so many connections from one address
+        access_log=False,  # form posts are logged by path only, never their fields
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
+    )
+    return StoppingServer(config)
 
 
 def worker_count(setting: int) -> int:
@@ -46,9 +79,6 @@ def listening_socket(host: str, port: int) -> socket.socket:
 def run_worker(settings: Settings, url: str, sock: socket.socket) -> None:
     """One web process: the web door on its own engine, on the shared socket,
     until SIGTERM or SIGINT (uvicorn finishes the requests in hand first)."""
-    import uvicorn
-
-    from .connections import CappedHttp
     from .logs import configure
     from .server import Server
     from .store import make_engine, session_factory
@@ -57,16 +87,10 @@ def run_worker(settings: Settings, url: str, sock: socket.socket) -> None:
     name_this_process("pbem-web")
     configure()
     engine = make_engine(url)
-    config = uvicorn.Config(
-        create_app(Server(session_factory(engine)), settings),
-        log_level="warning",
-        log_config=None,  # our logging (pbem.logs): one format, rate-limited
-        http=CappedHttp,  # at most so many connections from one address
-        access_log=False,  # form posts are logged by path only, never their fields
-    )
+    server = web_server(create_app(Server(session_factory(engine)), settings))
     quieter_collector()
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        server.run(sockets=[sock])
     finally:
         engine.dispose()
 

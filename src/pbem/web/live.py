@@ -9,7 +9,9 @@ nothing happens the stream costs no statement of its own: one task per web
 process reads the marks of every board some page is watching, in one
 statement a second, and wakes the streams whose board moved; with no page
 open it does not run. A stream ends after `LIFETIME` seconds (the browser
-opens the next at once), so a server shutting down never waits long for one.
+opens the next at once). A server that stops ends every stream at once
+(`end_streams`, called by uvicorn's shutdown), so Ctrl-C never waits for an
+open page.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ RETRY_MS = 1000  # how soon the browser opens the next
 
 
 Marks = Callable[[Sequence[int]], dict[int, Hashable]]
+CLOSED = ("closed",)  # the mark a waiter gets when the web process stops
 
 
 class BoardWatch:
@@ -48,9 +51,13 @@ class BoardWatch:
         self._every = every
         self._waiters: dict[int, list[tuple[Hashable, asyncio.Future[Hashable]]]] = {}
         self._task: asyncio.Task[None] | None = None
+        self.closed = False
 
     async def changed(self, board_id: int, seen: Hashable, timeout: float) -> Hashable | None:
-        """The board's new mark once it is no longer `seen`; None after `timeout`."""
+        """The board's new mark once it is no longer `seen`; None after
+        `timeout`; CLOSED once the process is stopping."""
+        if self.closed:
+            return CLOSED
         future: asyncio.Future[Hashable] = asyncio.get_running_loop().create_future()
         waiting = (seen, future)
         self._waiters.setdefault(board_id, []).append(waiting)
@@ -71,6 +78,15 @@ class BoardWatch:
     def watched(self) -> int:
         return len(self._waiters)
 
+    def close(self) -> None:
+        """Wake every waiter with CLOSED, and any later one at once (in the
+        event loop's thread)."""
+        self.closed = True
+        for waiting in self._waiters.values():
+            for _seen, future in waiting:
+                if not future.done():
+                    future.set_result(CLOSED)
+
     async def _look(self) -> None:
         """While anyone waits: read every watched board's mark in one
         statement (in a thread: the read blocks), wake those that moved. A
@@ -89,6 +105,19 @@ class BoardWatch:
                     if mark != seen and not future.done():
                         future.set_result(mark)
             await asyncio.sleep(self._every)
+
+
+def end_streams(app: object) -> None:
+    """End the app's open streams now (the server is stopping): each
+    returns, so its connection closes instead of holding the shutdown for
+    up to LIFETIME seconds. Any stream opened after this ends at once."""
+    state = getattr(app, "state", None)
+    watch = getattr(state, "board_watch", None)
+    if isinstance(watch, BoardWatch):
+        watch.close()
+    elif state is not None:
+        state.board_watch = closed = BoardWatch(lambda _ids: {})
+        closed.close()
 
 
 def watch_of(request: Request) -> BoardWatch:
@@ -126,6 +155,8 @@ async def events(
         ends = loop.time() + LIFETIME
         while (left := ends - loop.time()) > 0:
             mark = await watch.changed(board_id, seen, min(KEEP_ALIVE, left))
+            if mark is CLOSED:
+                return  # the server is stopping (the browser comes back after it)
             if mark is None:
                 yield ": quiet\n\n"
                 continue
