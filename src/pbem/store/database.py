@@ -173,9 +173,10 @@ class GroupCommit:
     would queue for the lock one by one; here the first of them writes the
     work of every thread waiting at that moment in one transaction, each in
     a SAVEPOINT of its own (a piece that raises is rolled back alone, and
-    its caller gets the exception), commits once, and hands the next batch
-    to the next waiter. Each caller returns only after the commit that
-    holds its work, so nothing is acknowledged before it is on disk. On
+    its caller gets the exception; a turn alone needs no savepoint), commits
+    once, and hands the next batch to the next waiter. Each caller returns
+    only after the commit that holds its work, so nothing is acknowledged
+    before it is on disk. On
     PostgreSQL, which commits concurrent transactions side by side, each
     turn is a transaction of its own."""
 
@@ -215,6 +216,13 @@ class GroupCommit:
             batch, self._waiting = self._waiting, []
         try:
             with self.engine.begin() as connection:
+                if len(batch) == 1:  # alone: its own transaction, no savepoint needed
+                    try:
+                        batch[0].result = batch[0].work(connection)
+                    except Exception as error:
+                        batch[0].error = error
+                        raise
+                    return
                 for turn in batch:
                     savepoint = connection.begin_nested()
                     try:
