@@ -3,10 +3,14 @@ time, stalled draw votes, digests and archiving."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from sqlalchemy import Engine, event, select
 
+from pbem.mail.delivery import MaildirTransport, deliver_due
 from pbem.server import Server
-from pbem.store import Board, BoardStatus, Ending, QueuedMove, User, Vote
+from pbem.settings import Settings
+from pbem.store import Board, BoardStatus, Ending, OutboxMessage, QueuedMove, User, Vote
 from pbem.store.boards import create_board
 from tests.server.test_commands import Clock, signup
 
@@ -210,3 +214,43 @@ def test_an_unanswered_challenge_times_out_unrated(server: Server, clock: Clock)
         }
     [table] = server.handle("x@example.org", "vasco standings")
     assert "No rated games yet." in table.body
+
+
+def test_delivered_mail_is_forgotten_after_30_days_and_unsent_mail_never(
+    server: Server, clock: Clock, tmp_path: Path
+) -> None:
+    """The outbox keeps a delivered mail's copy 30 days (a host may look
+    into it), then the job drops it; a mail not delivered yet stays until
+    it is, however old."""
+    settings = Settings(address="pbem@games.test")
+    start(server)  # the signups', the challenge's and the move's mails
+    delivered = {row.id for row in outbox(server)}
+    assert deliver_due(server.sessions, settings, MaildirTransport(tmp_path), clock()) == len(
+        delivered
+    )
+    clock.advance(days=10)
+    server.handle("bob@example.org", "vasco move 1 bob pw-bob b1,0")  # its mails wait
+    waiting = {row.id for row in outbox(server)} - delivered
+    assert waiting
+    clock.advance(days=20, minutes=1)
+    server.tick()  # (ann is nagged: a mail that waits too)
+    kept = outbox(server)
+    assert not delivered & {row.id for row in kept}  # delivered 30 days ago: gone
+    assert waiting <= {row.id for row in kept} and all(row.sent_at is None for row in kept)
+    clock.advance(days=100)
+    server.tick()
+    assert {row.id for row in kept} <= {row.id for row in outbox(server)}  # unsent: kept
+    assert all(row.sent_at is None for row in outbox(server))
+    count = len(outbox(server))
+    assert deliver_due(server.sessions, settings, MaildirTransport(tmp_path), clock()) == count
+    clock.advance(days=29)
+    server.tick()
+    assert len(outbox(server)) == count  # delivered 29 days ago: kept
+    clock.advance(days=1, minutes=1)
+    server.tick()
+    assert outbox(server) == []
+
+
+def outbox(server: Server) -> list[OutboxMessage]:
+    with server.sessions() as session:
+        return list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))

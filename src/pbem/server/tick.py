@@ -15,7 +15,8 @@ For each due active board whose player to move is not on vacation:
   proposal is taken as accepted; otherwise the player to move forfeits;
 - a player whose total time (`--totaltime`) runs out forfeits;
 - past the nag time, the player to move is reminded once a day.
-Finished boards are archived 14 days after they ended.
+Finished boards are archived 14 days after they ended; the Message-IDs of
+mails handled, and the copies of mails delivered, are forgotten after 30.
 """
 
 from __future__ import annotations
@@ -29,7 +30,17 @@ from sqlalchemy import ColumnElement, Select, and_, delete, or_, select, update
 from sqlalchemy.orm import QueryableAttribute, Session, sessionmaker
 
 from ..games import get_game
-from ..store import Board, BoardPlayer, BoardStatus, Ending, ProcessedMessage, User, Vote, reading
+from ..store import (
+    Board,
+    BoardPlayer,
+    BoardStatus,
+    Ending,
+    OutboxMessage,
+    ProcessedMessage,
+    User,
+    Vote,
+    reading,
+)
 from ..store.boards import (
     NAG_EVERY,
     finished_here,
@@ -49,6 +60,7 @@ from .ratings import rate_finished_boards
 ARCHIVE_AFTER = timedelta(days=14)
 DIGEST_EVERY = timedelta(days=1)
 KEEP_MESSAGE_IDS = timedelta(days=30)  # a mail delivered twice this far apart runs once
+KEEP_SENT_MAIL = timedelta(days=30)  # a delivered mail's copy in the outbox, for the host
 BATCH = 500  # rows archived or forgotten per transaction
 MOST_PER_RUN = 5000  # due boards (and digests) one run takes on; the rest wait for the next
 
@@ -67,6 +79,7 @@ def tick(sessions: Sessions, now: datetime) -> list[Outgoing]:
         rate_finished_boards(session, now)
     archive(sessions, now)
     forget_old_message_ids(sessions, now)
+    forget_sent_mail(sessions, now)
     return messages
 
 
@@ -298,17 +311,29 @@ def archive(sessions: Sessions, now: datetime) -> None:
 
 
 def forget_old_message_ids(sessions: Sessions, now: datetime) -> None:
-    """Drop the Message-IDs of mails handled long ago, a batch per transaction."""
+    """Drop the Message-IDs of mails handled long ago."""
+    forget(sessions, ProcessedMessage.key, ProcessedMessage.processed_at, now - KEEP_MESSAGE_IDS)
+
+
+def forget_sent_mail(sessions: Sessions, now: datetime) -> None:
+    """Drop the copies of mails delivered long ago (unsent ones stay until
+    they go): the outbox would otherwise keep every board mail ever sent,
+    most of the database on a busy server."""
+    forget(sessions, OutboxMessage.id, OutboxMessage.sent_at, now - KEEP_SENT_MAIL)
+
+
+def forget(
+    sessions: Sessions,
+    key: QueryableAttribute[Any],
+    stamp: QueryableAttribute[Any],
+    before: datetime,
+) -> None:
+    """Delete the rows whose `stamp` is before `before` (found by its index:
+    the cost is what is due), a batch per transaction."""
     while True:
         with sessions.begin() as session:
-            keys = list(
-                session.scalars(
-                    select(ProcessedMessage.key)
-                    .where(ProcessedMessage.processed_at < now - KEEP_MESSAGE_IDS)
-                    .limit(BATCH)
-                )
-            )
+            keys = list(session.scalars(select(key).where(stamp < before).limit(BATCH)))
             if keys:
-                session.execute(delete(ProcessedMessage).where(ProcessedMessage.key.in_(keys)))
+                session.execute(delete(key.class_).where(key.in_(keys)))
         if len(keys) < BATCH:
             return
