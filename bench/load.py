@@ -68,6 +68,7 @@ PAGE_CLIENTS = 8  # the heavier list pages run with at most this many clients
 REQUEST_TIMEOUT = 30.0  # seconds one request may take before it counts as an error
 START_TIMEOUT = 60.0  # for a server to answer GET /
 DELIVERY_TIMEOUT = 120.0  # for the outbox to drain into the Maildir
+SETTLE_TIMEOUT = 60.0  # for a started server to finish its start-up work
 LARGE_USERS = 10_000
 LARGE_BOARDS = 100_000
 LARGE_FINISHED = 0.8  # the share of the bulk boards that are over
@@ -209,6 +210,28 @@ def cpu_by_kind(server_session: int | None) -> dict[str, float]:
             kind = "other"
         kinds[kind] = kinds.get(kind, 0.0) + used
     return kinds
+
+
+def settle(session: int, most: float = SETTLE_TIMEOUT) -> None:
+    """Wait until the started server is idle, so no phase pays for its
+    start-up: in a fresh checkout the bots' search processes compile their
+    code once (numba, seconds of CPU) while the web already answers."""
+    start = time.perf_counter()
+    kinds = ("web", "delivery", "database", "server")
+    before = cpu_by_kind(session)
+    while time.perf_counter() - start < most:
+        time.sleep(0.5)
+        after = cpu_by_kind(session)
+        busy = sum(cpu_spent(before, after).get(kind, 0.0) for kind in kinds)
+        if busy < 0.05:  # (a tenth of a core)
+            break
+        before = after
+    else:
+        note(f"the server was still busy {most:.0f} s after it started (going on)")
+        return
+    waited = time.perf_counter() - start
+    if waited > 1.5:
+        note(f"waited {waited:.0f} s for the started server's own work to end (a first compile)")
 
 
 def cpu_spent(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
@@ -740,6 +763,7 @@ def pbem_server(url: str, home: Path) -> Iterator[Running]:
     log = home / "serve.log"
     with subprocess_server(command, home, env, log, running.web_port, "pbem serve") as session:
         running.session = session
+        settle(session)
         yield running
 
 
