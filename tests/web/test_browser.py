@@ -9,8 +9,9 @@ Screenshots land in test-output/browser/<test>/ (see tests/web/browser.py).
 from __future__ import annotations
 
 import re
+import time
 
-from playwright.sync_api import expect
+from playwright.sync_api import Route, expect
 
 from tests.web.browser import UI, LiveSite, Player
 
@@ -314,3 +315,23 @@ def test_logging_out_ends_a_copied_session_in_the_browser(ui: UI) -> None:
     thief.goto("/")
     expect(thief.page.locator("header .who")).to_contain_text("log in")
     ui.check()
+
+
+def test_a_move_sent_from_the_page_keeps_its_message_while_the_page_follows_live(
+    ui: UI, live: LiveSite
+) -> None:
+    """The page's own move makes its live stream say "changed" while the
+    answer to the form is still on its way; the page must not reload over
+    that answer (it did, now and then: the "Played ..." message was lost)."""
+    alice, _bob = sign_up_pair(ui)
+    board_id = alice.challenge("vasco", "bob")
+    alice.open_board("vasco", board_id)
+
+    def slow_answer(route: Route) -> None:
+        answer = route.fetch()  # the server plays the move now: the stream hears of it
+        time.sleep(2.5)  # and the answer comes late, as from a busy server
+        route.fulfill(response=answer)
+
+    alice.page.route(f"**/vasco/{board_id}/move", slow_answer)
+    type_move(alice, live, board_id)
+    alice.page.unroute(f"**/vasco/{board_id}/move")
