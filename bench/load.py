@@ -162,12 +162,11 @@ def print_row(figures: Figures) -> None:
     for sample in figures.samples:
         print(f"    error: {sample}")
     if figures.cpu:
-        spent = ", ".join(f"{kind} {seconds:.1f}" for kind, seconds in figures.cpu.items())
         per = ""
         if figures.latencies:
             total = sum(figures.cpu.values()) - figures.cpu.get("other", 0.0)
             per = f"; {total / len(figures.latencies) * 1000:.1f} ms of CPU an answer"
-        note(f"CPU seconds in {figures.seconds:.1f} s: {spent}{per}")
+        note(f"CPU seconds in {figures.seconds:.1f} s: {cpu_text(figures.cpu)}{per}")
     sys.stdout.flush()
 
 
@@ -210,6 +209,10 @@ def cpu_by_kind(server_session: int | None) -> dict[str, float]:
             kind = "other"
         kinds[kind] = kinds.get(kind, 0.0) + used
     return kinds
+
+
+def cpu_text(spent: dict[str, float]) -> str:
+    return ", ".join(f"{kind} {seconds:.1f}" for kind, seconds in spent.items())
 
 
 def settle(session: int, most: float = SETTLE_TIMEOUT) -> None:
@@ -1029,9 +1032,8 @@ def mail_burst(plan: Plan, running: Running) -> Figures:
             f"{len(acknowledged)} acknowledged, the last after {figure(slowest)} ms; all "
             f"{2 * len(boards)} board mails in the Maildir {after:.1f} s after the last 250"
         )
-    spent = cpu_spent(cpu, cpu_by_kind(running.session))
-    shown = ", ".join(f"{kind} {seconds:.1f}" for kind, seconds in spent.items())
-    note(f"CPU seconds from the burst's start until its mails arrived: {shown}")
+    spent = cpu_text(cpu_spent(cpu, cpu_by_kind(running.session)))
+    note(f"CPU seconds from the burst's start until its mails arrived: {spent}")
     return figures
 
 

@@ -16,8 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from pbem.server import Server
+from pbem.store import make_engine, session_factory, upgrade
 from pbem.web_workers import worker_count
 from tests.mail.smtp_world import free_port
+from tests.server.test_commands import signup
 
 
 def workers_of(pid: int) -> list[int]:
@@ -219,14 +222,10 @@ def test_a_stop_does_not_wait_for_an_open_board_pages_stream(tmp_path: Path, wor
     """A board page holds a live stream (web/live.py) for 25 s at a time;
     stopping the server ends it at once, so the stop takes seconds, not the
     stream's lifetime, and the page's connection is closed, not cut."""
-    from pbem.server import Server
-    from pbem.store import make_engine, session_factory, upgrade
-
     engine = make_engine(f"sqlite:///{tmp_path}/pbem.sqlite3")
     upgrade(engine)
     setup = Server(session_factory(engine))
-    setup.handle("ann@example.org", "signup ann annpass1")
-    setup.handle("bob@example.org", "signup bob bobpass1")
+    signup(setup, "ann", "bob")
     setup.handle("ann@example.org", "vasco challenge ann bob")
     engine.dispose()
     web_port = free_port()

@@ -176,9 +176,8 @@ class GroupCommit:
     its caller gets the exception; a turn alone needs no savepoint), commits
     once, and hands the next batch to the next waiter. Each caller returns
     only after the commit that holds its work, so nothing is acknowledged
-    before it is on disk. On
-    PostgreSQL, which commits concurrent transactions side by side, each
-    turn is a transaction of its own."""
+    before it is on disk. On PostgreSQL, which commits concurrent
+    transactions side by side, each turn is a transaction of its own."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -216,12 +215,8 @@ class GroupCommit:
             batch, self._waiting = self._waiting, []
         try:
             with self.engine.begin() as connection:
-                if len(batch) == 1:  # alone: its own transaction, no savepoint needed
-                    try:
-                        batch[0].result = batch[0].work(connection)
-                    except Exception as error:
-                        batch[0].error = error
-                        raise
+                if len(batch) == 1:  # alone: its own transaction (its error: below)
+                    batch[0].result = batch[0].work(connection)
                     return
                 for turn in batch:
                     savepoint = connection.begin_nested()
@@ -232,7 +227,8 @@ class GroupCommit:
                         turn.error = error
                     else:
                         savepoint.commit()
-        except BaseException as error:  # the commit failed: none of the batch was written
+        except BaseException as error:  # nothing of the batch was written (a lone turn
+            # that raised, or a failed commit)
             for turn in batch:  # (each caller raises it; this thread's own turn is one)
                 turn.error = turn.error or error
         finally:
