@@ -13,8 +13,12 @@ compare the pbem figures with. With `--large`, 10,000 users and 100,000 boards
 (most finished, none due for the tick) are then added in bulk and the pages,
 moves and tick measured again, beside the small figures. Requests per second and
 latencies count the 2xx answers; anything else is an error, and the first few are
-printed. PostgreSQL is a throwaway server of the bench's own (Debian's binaries,
-default settings; ANALYZEd after the bulk fill, as autovacuum soon would be).
+printed. Each phase also prints the CPU seconds each kind of process used (web,
+delivery, database, the rest of the server, the bench's clients, anything else
+on the machine: from /proc); the first phase waits until the started server is
+idle (in a fresh checkout the bots compile their search code once).
+PostgreSQL is a throwaway server of the bench's own (Debian's binaries, default
+settings; ANALYZEd after the bulk fill, as autovacuum soon would be).
 Everything started is stopped and every temporary folder removed, also on Ctrl-C.
 """
 
