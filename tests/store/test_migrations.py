@@ -90,3 +90,58 @@ def test_boards_that_ended_before_endings_were_kept_get_theirs_from_the_prose(
         found = dict(connection.execute(text("SELECT result, ending FROM boards")).all())
     engine.dispose()
     assert found == {**results, None: None}
+
+
+OLD_ROWS = {  # a small server's database as migration 0014 left it, table by table
+    "users": "(id, userid, userid_key, password_hash, mail_preference, vacation, created_at) "
+    "VALUES (10, 'ann', 'ann', 'x', 'every', 0, '2026-01-01'), "
+    "(11, 'bob', 'bob', 'x', 'every', 0, '2026-01-01')",
+    "addresses": "(user_id, address, address_key) VALUES (10, 'ann@ex.org', 'ann@ex.org'), "
+    "(11, 'bob@ex.org', 'bob@ex.org')",
+    "api_tokens": "(user_id, label, token_hash, created_at) VALUES (10, 'cli', 'h', '2026-01-01')",
+    "boards": "(id, game, options, status, version, snapshot, created_at, updated_at) "
+    "VALUES (1, 'vasco', '{}', 'active', 1, '{}', '2026-01-01', '2026-01-01'), "
+    "(2, 'vacu', '{}', 'finished', 3, '{}', '2026-01-01', '2026-01-02')",
+    "board_players": "(board_id, seat, user_id) "
+    "VALUES (1, 0, 10), (1, 1, 11), (2, 0, 11), (2, 1, 10)",
+    "moves": "(board_id, number, seat, text, note, comment, auto, played_at) "
+    "VALUES (1, 1, 0, 'a0,0', '', '', 0, '2026-01-01'), (2, 1, 0, 'e5', '', '', 0, '2026-01-01')",
+    "votes": "(board_id, kind, seat, created_at) VALUES (1, 'draw', 0, '2026-01-01')",
+    "queued_moves": "(board_id, seat, text, condition, comment, created_at) "
+    "VALUES (1, 0, 'a1,0', '', '', '2026-01-01')",
+    "pending_moves": "(board_id, seat, text, version, comment, created_at) "
+    "VALUES (1, 1, 'b0,0', 1, '', '2026-01-01')",
+    "subscriptions": "(user_id, game, kind, board_id, created_at) "
+    "VALUES (10, 'vasco', 'board', 1, '2026-01-01')",
+    "ratings": "(user_id, game, rating, games, wins, losses, draws, provisional_sum, seeking) "
+    "VALUES (10, 'vacu', 1616, 1, 1, 0, 0, 1800, 0), (11, 'vacu', 1584, 1, 0, 1, 0, 1400, 0)",
+    "rating_events": "(board_id, user_id, opponent_id, game, outcome, before, after, created_at) "
+    "VALUES (2, 10, 11, 'vacu', 1.0, 1600, 1616, '2026-01-02')",
+}
+
+
+def test_upgrading_an_old_sqlite_database_loses_no_row(tmp_path: Path) -> None:
+    """SQLite alters a table by copying it to a new one and dropping the old:
+    with foreign keys on, the drop deleted every row that pointed at it (ON
+    DELETE CASCADE). Upgrading a database from before 0016 and 0017, which
+    alter boards and users, lost every board's players and moves and every
+    player's addresses and ratings."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    upgrade(engine, "0014")
+    with engine.begin() as connection:
+        for table, values in OLD_ROWS.items():
+            connection.exec_driver_sql(f"INSERT INTO {table} {values}")
+    counts = {table: _count(engine, table) for table in OLD_ROWS}
+    upgrade(engine)
+    assert {table: _count(engine, table) for table in OLD_ROWS} == {
+        **counts,
+        "users": counts["users"] + 3,  # the bots (0017)
+    }
+    with engine.connect() as connection:  # and the server's connections check keys again
+        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    engine.dispose()
+
+
+def _count(engine: Engine, table: str) -> int:
+    with engine.connect() as connection:
+        return int(connection.exec_driver_sql(f"SELECT count(*) FROM {table}").scalar() or 0)
