@@ -92,6 +92,46 @@ def test_boards_that_ended_before_endings_were_kept_get_theirs_from_the_prose(
     assert found == {**results, None: None}
 
 
+def test_boards_made_before_with_bot_was_kept_know_whether_a_bot_plays_them(
+    tmp_path: Path,
+) -> None:
+    """Migration 0022 marks the boards a bot sits at, from their seats."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    upgrade(engine, "0021")
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO users (id, userid, userid_key, password_hash, mail_preference, "
+                "vacation, signed_off, created_at, session_generation) VALUES "
+                "(100, 'ann', 'ann', '!', 'every', 0, 0, '2026-01-01', 0), "
+                "(101, 'bob', 'bob', '!', 'every', 0, 0, '2026-01-01', 0)"
+            )
+        )
+        bot = connection.execute(text("SELECT id FROM users WHERE userid = 'hardbot'")).scalar()
+        for board, players in ((1, (100, 101)), (2, (100, bot)), (3, (bot, 101))):
+            connection.execute(
+                text(
+                    "INSERT INTO boards (id, game, options, status, version, snapshot, rated, "
+                    "created_at, updated_at) VALUES (:id, 'vasco', '{}', 'active', 0, '{}', 0, "
+                    "'2026-01-01', '2026-01-01')"
+                ),
+                {"id": board},
+            )
+            for seat, user in enumerate(players):
+                connection.execute(
+                    text(
+                        "INSERT INTO board_players (board_id, seat, user_id, accepted) "
+                        "VALUES (:board, :seat, :user, 1)"
+                    ),
+                    {"board": board, "seat": seat, "user": user},
+                )
+    upgrade(engine)
+    with engine.connect() as connection:
+        found = dict(connection.execute(text("SELECT id, with_bot FROM boards")).all())
+    engine.dispose()
+    assert found == {1: False, 2: True, 3: True}
+
+
 OLD_ROWS = {  # a small server's database as migration 0014 left it, table by table
     "users": "(id, userid, userid_key, password_hash, mail_preference, vacation, created_at) "
     "VALUES (10, 'ann', 'ann', 'x', 'every', 0, '2026-01-01'), "

@@ -65,7 +65,12 @@ def waiting(server: Server, limit: int = 20) -> list[BotTurn]:
                 select(Board, seat.seat, User.userid, User.bot_level)
                 .join(seat, seat.board_id == Board.id)
                 .join(User, User.id == seat.user_id)
-                .where(User.bot_level.is_not(None), Board.status == BoardStatus.ACTIVE, ~leased)
+                .where(
+                    Board.with_bot,  # (its index holds the bots' boards alone)
+                    Board.status == BoardStatus.ACTIVE,
+                    User.bot_level.is_not(None),
+                    ~leased,
+                )
                 .order_by(Board.updated_at, Board.id)
                 .limit(limit - len(turns))
             )

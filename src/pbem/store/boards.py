@@ -78,6 +78,7 @@ def create_board(
         total_days=total_days,
         hints=hints,
         unrated=unrated,
+        with_bot=any(user.is_bot for user in players),
         created_at=now,
         updated_at=now,
     )

@@ -6,7 +6,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Enum, ForeignKey, Index, Integer, String, Text, UniqueConstraint, false
+from sqlalchemy import (
+    JSON,
+    Enum,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+    text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from .status import BoardStatus, Ending
@@ -167,6 +178,15 @@ class Board(Base):
         # Lists, newest first: all boards, and a game's (by status).
         Index("ix_boards_status_updated_at", "status", "updated_at"),
         Index("ix_boards_game_status_updated_at", "game", "status", "updated_at"),
+        # The bot worker's look for boards waiting for a bot, once a second:
+        # the bots' boards alone (a partial index), by status and last change.
+        Index(
+            "ix_boards_with_bot",
+            "status",
+            "updated_at",
+            sqlite_where=text("with_bot = 1"),
+            postgresql_where=text("with_bot"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -190,6 +210,8 @@ class Board(Base):
     hints: Mapped[bool] = mapped_column(default=False, server_default=false())
     # Challenged with --unrated: a friendly game, never in the ratings.
     unrated: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # A bot sits at one of its seats (set when it is made: seats never change).
+    with_bot: Mapped[bool] = mapped_column(default=False, server_default=false())
     nagged_at: Mapped[datetime | None]  # the last reminder to the player to move
     # no forfeit before this (a full nag period after a vacation; a day
     # after the players who had not voted on a draw were reminded)
