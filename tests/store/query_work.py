@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import Engine, event
 
-STEPS = 100  # SQLite's instructions between two counts
+STEPS = 10  # SQLite's instructions between two counts
 
 
 @contextmanager

@@ -174,7 +174,8 @@ class Board(Base):
     __table_args__ = (
         # Every command looks for finished boards not rated yet; keep that cheap.
         Index("ix_boards_rated_status", "rated", "status"),
-        Index("ix_boards_due_at", "due_at"),
+        # The periodic job asks for the active boards due by now, soonest first.
+        Index("ix_boards_status_due_at", "status", "due_at"),
         # Lists, newest first: all boards, and a game's (by status).
         Index("ix_boards_status_updated_at", "status", "updated_at"),
         Index("ix_boards_game_status_updated_at", "game", "status", "updated_at"),
