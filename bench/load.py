@@ -4,14 +4,17 @@ SMTP, and the periodic tick, on SQLite and on PostgreSQL.
 
 `python -m bench.load [--db sqlite|postgresql|both] [--clients 32] [--seconds 10]
 [--large] [--game trugo]` fills a new database through the command layer (users,
-API tokens, boards), starts `pbem serve` as a user would (a subprocess; the
+API tokens, boards) and then a few hundred users and some thousands of boards in
+bulk, so that every list page is full, starts `pbem serve` as a user would (a subprocess; the
 PYTHONPATH passes through, so an older checkout can be measured the same way) and
 drives it on 127.0.0.1 with a light keep-alive HTTP/1.1 client (asyncio, one
 connection per client). A bare FastAPI app served by uvicorn the way pbem serves
 its own is measured with the same client in the same run: it is the ceiling to
 compare the pbem figures with. With `--large`, 10,000 users and 100,000 boards
 (most finished, none due for the tick) are then added in bulk and the pages,
-moves and tick measured again, beside the small figures. Requests per second and
+moves and tick measured again, beside the small figures (with the mean size of an
+answer, the same in both when a page's length does not depend on the database's
+size). Requests per second and
 latencies count the 2xx answers; anything else is an error, and the first few are
 printed. Each phase also prints the CPU seconds each kind of process used (web,
 delivery, database, the rest of the server, the bench's clients, anything else
@@ -75,9 +78,16 @@ DELIVERY_TIMEOUT = 120.0  # for the outbox to drain into the Maildir
 SETTLE_TIMEOUT = 60.0  # for a started server to finish its start-up work
 LARGE_USERS = 10_000
 LARGE_BOARDS = 100_000
-LARGE_FINISHED = 0.8  # the share of the bulk boards that are over
-LARGE_RATED_USERS = 0.9  # the share of users with a rating in the game
 LARGE_EVENTS = 20_000  # rating events (two per finished board, for the first ones)
+# Before the small figures, a few more users and boards in bulk, enough to
+# fill every list page (its standings sections, its 200 boards, a player's
+# boards and history): the large figures then differ from the small ones by
+# the database's size alone, not by how much the pages show.
+FULL_USERS = 400
+FULL_BOARDS = 4_000
+FULL_EVENTS = 2_000
+BULK_FINISHED = 0.8  # the share of the bulk boards that are over
+BULK_RATED_USERS = 0.9  # the share of users with a rating in the game
 CHUNK = 5_000  # rows per bulk insert
 YARDSTICK = """
 import sys
@@ -128,6 +138,11 @@ class Figures:
     samples: list[str] = field(default_factory=list)  # the first few errors, shortened
     seconds: float = 0.0
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds by kind of process
+    body_bytes: int = 0  # of the 2xx answers
+
+    @property
+    def mean_bytes(self) -> float:
+        return self.body_bytes / len(self.latencies) if self.latencies else math.nan
 
     def error(self, what: str) -> None:
         self.errors += 1
@@ -340,6 +355,7 @@ async def client(
             elapsed = time.perf_counter() - start
             if 200 <= status < 300:
                 figures.latencies.append(elapsed)
+                figures.body_bytes += len(body)
             else:
                 shown = body.decode("utf-8", "replace")
                 figures.error(f"{status} {request.method} {request.path}: {shown}")
@@ -534,10 +550,18 @@ def refused(sent: Sequence[Any]) -> Sequence[Any]:
     return sent
 
 
-def bulk_fill(engine: Engine, plan: Plan, rng: random.Random) -> None:
-    """10,000 users and 100,000 boards (most finished, none due for the tick,
-    none old enough to archive), with ratings and rating events, by Core
-    inserts of only the columns the schema has."""
+def bulk_fill(
+    engine: Engine,
+    plan: Plan,
+    rng: random.Random,
+    more_users: int,
+    more_boards: int,
+    most_events: int,
+) -> None:
+    """More users and boards (most finished, none due for the tick, none old
+    enough to archive), between them and the bench's users, with ratings and
+    up to `most_events` rating events, by Core inserts of only the columns the
+    schema has."""
     meta = MetaData()
     names = set(inspect(engine).get_table_names())
     tables = {
@@ -567,7 +591,7 @@ def bulk_fill(engine: Engine, plan: Plan, rng: random.Random) -> None:
                     select(ratings.c.user_id).where(ratings.c.game == plan.game)
                 ).scalars()
             )
-    new_ids = list(range(first_user, first_user + LARGE_USERS))
+    new_ids = list(range(first_user, first_user + more_users))
     everyone = new_ids + bench_ids
     user_rows, address_rows, rating_rows = [], [], []
     for user_id in new_ids:
@@ -587,7 +611,7 @@ def bulk_fill(engine: Engine, plan: Plan, rng: random.Random) -> None:
         address = f"{userid}@{DOMAIN}"
         address_rows.append({"user_id": user_id, "address": address, "address_key": address})
     for user_id in everyone:
-        if user_id in rated or rng.random() > LARGE_RATED_USERS:
+        if user_id in rated or rng.random() > BULK_RATED_USERS:
             continue
         games = rng.randint(1, 80)
         wins = rng.randint(0, games)
@@ -613,8 +637,8 @@ def bulk_fill(engine: Engine, plan: Plan, rng: random.Random) -> None:
     except TypeError:  # an older game contract
         snapshot = state.to_json()
     board_rows, player_rows, event_rows = [], [], []
-    for board_id in range(first_board, first_board + LARGE_BOARDS):
-        finished = rng.random() < LARGE_FINISHED
+    for board_id in range(first_board, first_board + more_boards):
+        finished = rng.random() < BULK_FINISHED
         # Finished within 13 days (nothing to archive), active ones moved within
         # 6 days (nothing to nag): the tick finds nothing due.
         updated = now - timedelta(days=rng.uniform(0.1, 13 if finished else 6))
@@ -643,7 +667,7 @@ def bulk_fill(engine: Engine, plan: Plan, rng: random.Random) -> None:
             player_rows.append(
                 {"board_id": board_id, "seat": seat, "user_id": user_id, "accepted": True}
             )
-        if finished and len(event_rows) < LARGE_EVENTS:
+        if finished and len(event_rows) < most_events:
             for seat, (user_id, opponent) in enumerate(((first, second), (second, first))):
                 before = rng.gauss(1600, 200)
                 won = seat == winner
@@ -1107,10 +1131,10 @@ def ratio(numerator: float, denominator: float) -> str:
 
 def compare(small: Measured, large: Measured) -> None:
     """The large figures beside the small ones: how many times slower."""
-    line = "{:<26} | {:>21} | {:>23} | {:>23} | {:>6}"
+    line = "{:<26} | {:>21} | {:>23} | {:>23} | {:>6} | {:>15}"
     print()
     print("large vs small database (x: small/large for requests/s, large/small for latency)")
-    print(line.format("phase", "requests/s", "p50 ms", "p99 ms", "errors"))
+    print(line.format("phase", "requests/s", "p50 ms", "p99 ms", "errors", "KB an answer"))
     for name, big in large.phases.items():
         was = small.phases.get(name)
         if was is None:
@@ -1119,7 +1143,8 @@ def compare(small: Measured, large: Measured) -> None:
         for share in (0.5, 0.99):
             before, after = was.percentile(share), big.percentile(share)
             cells.append(f"{figure(before)} > {figure(after)} {ratio(after, before)}")
-        print(line.format(name, *cells, big.errors))
+        size = f"{figure(was.mean_bytes / 1000)} > {figure(big.mean_bytes / 1000)}"
+        print(line.format(name, *cells, big.errors, size))
     if small.ticks and large.ticks:
         ticks = ", ".join(
             f"{before:.1f} > {after:.1f} ms {ratio(after, before)}"
@@ -1138,9 +1163,13 @@ def bench_database(kind: str, url: str, args: argparse.Namespace) -> None:
     try:
         upgrade(engine)
         plan = fill(engine, args.game, args.clients, args.mails, rng)
+        bulk_fill(engine, plan, rng, FULL_USERS, FULL_BOARDS, FULL_EVENTS)
     finally:
         engine.dispose()
-    note(f"fill took {time.perf_counter() - start:.1f} s")
+    note(
+        f"fill took {time.perf_counter() - start:.1f} s, with {FULL_USERS} more users and "
+        f"{FULL_BOARDS:,} more boards in bulk (so every list page is full)"
+    )
     print(ROW.format("phase", "requests/s", "p50 ms", "p99 ms", "errors"), flush=True)
     with tempfile.TemporaryDirectory(prefix="pbem-bench-home-") as folder:
         home = Path(folder)
@@ -1151,7 +1180,7 @@ def bench_database(kind: str, url: str, args: argparse.Namespace) -> None:
         start = time.perf_counter()
         engine = make_engine(url)
         try:
-            bulk_fill(engine, plan, rng)
+            bulk_fill(engine, plan, rng, LARGE_USERS, LARGE_BOARDS, LARGE_EVENTS)
         finally:
             engine.dispose()
         print(
