@@ -256,3 +256,66 @@ def test_a_stop_does_not_wait_for_an_open_board_pages_stream(tmp_path: Path, wor
     assert closed < 5, (closed, output)
     assert took < 8, (took, output)
     assert b"0\r\n\r\n" in head + rest  # the chunked stream's proper end
+
+
+def connections_of(pids: list[int], port: int) -> dict[int, int]:
+    """How many established TCP connections on `port` each process holds
+    (from /proc: the connections' inodes, and the processes' open files)."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, state, inode = fields[1], fields[3], fields[9]
+        if state == "01" and int(local.split(":")[1], 16) == port:
+            inodes.add(f"socket:[{inode}]")
+    held = {}
+    for pid in pids:
+        files = Path(f"/proc/{pid}/fd").iterdir()
+        held[pid] = sum(1 for file in files if os.readlink(file) in inodes)
+    return held
+
+
+def test_connections_arriving_together_are_spread_over_the_workers(tmp_path: Path) -> None:
+    """Each worker listens on a socket of its own and the kernel spreads the
+    connections: with one shared socket the first worker to wake took all
+    32 of a burst while the other idled."""
+    web_port = free_port()
+    server = start(tmp_path, web_port, 2)
+    try:
+        wait_for(lambda: get(f"http://127.0.0.1:{web_port}/")[0] == 200)
+        wait_for(lambda: len(workers_of(server.pid)) == 2)
+        workers = workers_of(server.pid)
+        clients = [socket.socket() for _ in range(32)]
+        for client in clients:
+            client.setblocking(False)
+            client.connect_ex(("127.0.0.1", web_port))
+        try:
+            wait_for(lambda: sum(connections_of(workers, web_port).values()) == 32, 30)
+            held = connections_of(workers, web_port)
+        finally:
+            for client in clients:
+                client.close()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        output, _ = server.communicate(timeout=60)
+    assert server.returncode == 0, output
+    assert min(held.values()) >= 4, held  # (binomial: fewer is one chance in 10^5)
+
+
+def test_a_second_server_on_the_same_port_is_a_clear_error(tmp_path: Path) -> None:
+    """The workers' sockets share the port on purpose (SO_REUSEPORT); another
+    `pbem serve` must not quietly share it too."""
+    web_port = free_port()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = start(tmp_path / "a", web_port, 2)
+    try:
+        wait_for(lambda: get(f"http://127.0.0.1:{web_port}/")[0] == 200)
+        second = start(tmp_path / "b", web_port, 2)
+        output, _ = second.communicate(timeout=120)
+        assert second.returncode != 0
+        assert f"could not listen on 127.0.0.1:{web_port} (in use)" in output, output
+        assert get(f"http://127.0.0.1:{web_port}/")[0] == 200
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=60)
+    assert first.returncode == 0

@@ -2,16 +2,21 @@
 
 One Python process runs one thread of Python at a time, and a page or a move
 is mostly Python (the rules, the drawings, the JSON). So `pbem serve` binds
-the web port itself and hands the listening socket to `web_workers` child
-processes, each running the web door on its own engine; the kernel spreads
-the connections among them. The SMTP listener, the outbox delivery and the
-tick stay in the main process. Nothing a worker keeps in memory needs to be
-shared: every cache is keyed by what it shows (a board's version, a stored
-password hash), so any process may answer any request.
+the web port itself and hands it to `web_workers` child processes, each
+running the web door on its own engine. Each process gets a listening socket
+of its own on the one port (SO_REUSEPORT), and the kernel spreads the
+connections among them: with one socket shared, the first process to wake
+took every connection waiting (asyncio accepts all it finds), so a burst of
+32 clients all landed on one process while the other idled. The SMTP
+listener, the outbox delivery and the tick stay in the main process.
+Nothing a worker keeps in memory needs to be shared: every cache is keyed
+by what it shows (a board's version, a stored password hash), so any
+process may answer any request.
 """
 
 from __future__ import annotations
 
+import errno
 import gc
 import logging
 import os
@@ -65,19 +70,39 @@ def worker_count(setting: int) -> int:
     return max(1, min(8, len(os.sched_getaffinity(0))))
 
 
-def listening_socket(host: str, port: int) -> socket.socket:
-    """The web port, bound once here and shared by every worker."""
+BACKLOG = 2048  # connections each socket's queue holds before the kernel refuses more
+
+
+def listening_sockets(
+    host: str, port: int, count: int
+) -> tuple[socket.socket, list[socket.socket]]:
+    """A socket on the web port for each of `count` workers, and the guard
+    that keeps the port ours: SO_REUSEPORT lets any process of this user
+    bind the port too, so a second `pbem serve` started by mistake would
+    quietly take a share of the connections. The guard, a name in Linux's
+    abstract socket namespace (gone when this process is), makes it fail
+    as a port in use does."""
+    guard = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sockets: list[socket.socket] = []
     try:
-        return socket.create_server((host, port), backlog=2048)
+        guard.bind(f"\0pbem-web {host}:{port}" if port else "")
+        for _ in range(count):
+            sock = socket.create_server((host, port), backlog=BACKLOG, reuse_port=True)
+            sockets.append(sock)
+            port = port or sock.getsockname()[1]
     except OSError as error:
+        for sock in [guard, *sockets]:
+            sock.close()
+        reason = "in use" if error.errno == errno.EADDRINUSE else error.strerror
         raise OSError(
-            f"The web door could not listen on {host}:{port} ({error.strerror}): "
+            f"The web door could not listen on {host}:{port} ({reason}): "
             "set PBEM_WEB_PORT to a free port."
         ) from None
+    return guard, sockets
 
 
 def run_worker(settings: Settings, url: str, sock: socket.socket) -> None:
-    """One web process: the web door on its own engine, on the shared socket,
+    """One web process: the web door on its own engine, on its own socket,
     until SIGTERM or SIGINT (uvicorn finishes the requests in hand first)."""
     from .logs import configure
     from .server import Server
@@ -114,13 +139,18 @@ class WebWorkers:
     settings: Settings
     url: str
     count: int
-    sock: socket.socket = field(init=False)
+    guard: socket.socket = field(init=False)
+    sockets: list[socket.socket] = field(init=False)
     children: ChildProcesses = field(init=False)
 
     def __post_init__(self) -> None:
-        self.sock = listening_socket(self.settings.web_host, self.settings.web_port)
+        where = (self.settings.web_host, self.settings.web_port)
+        self.guard, self.sockets = listening_sockets(*where, self.count)
         self.children = ChildProcesses(
-            "pbem-web", self.count, run_worker, lambda _index: (self.settings, self.url, self.sock)
+            "pbem-web",
+            self.count,
+            run_worker,
+            lambda index: (self.settings, self.url, self.sockets[index]),
         )
 
     def start(self) -> None:
@@ -132,4 +162,5 @@ class WebWorkers:
 
     def stop(self, timeout: float = 20.0) -> None:
         self.children.stop(timeout, terminate=True)  # SIGTERM: uvicorn's graceful shutdown
-        self.sock.close()
+        for sock in [*self.sockets, self.guard]:
+            sock.close()
