@@ -2,27 +2,27 @@
 of the web pages and the JSON API over HTTP, a burst of mailed moves over
 SMTP, and the periodic tick, on SQLite and on PostgreSQL.
 
-`python -m bench.load [--db sqlite|postgresql|both] [--clients 32] [--seconds 10]
-[--large] [--game trugo]` fills a new database through the command layer (users,
-API tokens, boards) and then a few hundred users and some thousands of boards in
-bulk, so that every list page is full, starts `pbem serve` as a user would (a subprocess; the
-PYTHONPATH passes through, so an older checkout can be measured the same way) and
-drives it on 127.0.0.1 with a light keep-alive HTTP/1.1 client (asyncio, one
-connection per client). A bare FastAPI app served by uvicorn the way pbem serves
-its own is measured with the same client in the same run: it is the ceiling to
-compare the pbem figures with. With `--large`, 10,000 users and 100,000 boards
-(most finished, none due for the tick) are then added in bulk and the pages,
-moves and tick measured again, beside the small figures (with the mean size of an
-answer, the same in both when a page's length does not depend on the database's
-size). Requests per second and
-latencies count the 2xx answers; anything else is an error, and the first few are
-printed. Each phase also prints the CPU seconds each kind of process used (web,
-delivery, database, the rest of the server, the bench's clients, anything else
-on the machine: from /proc); the first phase waits until the started server is
-idle (in a fresh checkout the bots compile their search code once).
-PostgreSQL is a throwaway server of the bench's own (Debian's binaries, default
-settings; ANALYZEd after the bulk fill, as autovacuum soon would be).
-Everything started is stopped and every temporary folder removed, also on Ctrl-C.
+`python -m bench.load [--db sqlite|postgresql|both] [--clients 32] [--seconds
+10] [--large] [--game trugo]` fills a new database through the command layer
+(users, API tokens, boards) and then a few hundred users and some thousands of
+boards in bulk, so that every list page is full, starts `pbem serve` as a user
+would (a subprocess; the PYTHONPATH passes through, so an older checkout can be
+measured the same way) and drives it on 127.0.0.1 with a light keep-alive
+HTTP/1.1 client (asyncio, one connection per client). A bare FastAPI app served
+by uvicorn the way pbem serves its own is measured with the same client in the
+same run: it is the ceiling to compare the pbem figures with. With `--large`,
+10,000 users and 100,000 boards (most finished, none due for the tick) are then
+added in bulk and the pages, moves and tick measured again, beside the small
+figures (with the mean size of an answer, the same in both when a page's length
+does not depend on the database's size). Requests per second and latencies count
+the 2xx answers; anything else is an error, and the first few are printed. Each
+phase also prints the CPU seconds each kind of process used (web, delivery,
+database, the rest of the server, the bench's clients, anything else on the
+machine: from /proc); the first phase waits until the started server is idle (in
+a fresh checkout the bots compile their search code once). PostgreSQL is a
+throwaway server of the bench's own (Debian's binaries, default settings;
+ANALYZEd after the bulk fill, as autovacuum soon would be). Everything started
+is stopped and every temporary folder removed, also on Ctrl-C.
 """
 
 from __future__ import annotations
