@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import false, func, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
@@ -132,7 +132,9 @@ def rate_finished_boards(session: Session, now: datetime) -> None:
     """Rate every finished two-player board not rated yet (each exactly once)."""
     boards = session.scalars(
         select(Board)
-        .where(Board.status == BoardStatus.FINISHED, Board.rated.is_(False))
+        # (`rated = false`, which the index on (rated, status) answers; for
+        # `rated IS false` PostgreSQL read every finished board)
+        .where(Board.status == BoardStatus.FINISHED, Board.rated == false())
         .order_by(Board.id)
         .with_for_update(skip_locked=True)  # a board another transaction rates is its
         .execution_options(populate_existing=True)
