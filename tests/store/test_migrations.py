@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -185,3 +186,29 @@ def test_upgrading_an_old_sqlite_database_loses_no_row(tmp_path: Path) -> None:
 def _count(engine: Engine, table: str) -> int:
     with engine.connect() as connection:
         return int(connection.exec_driver_sql(f"SELECT count(*) FROM {table}").scalar() or 0)
+
+
+def test_an_upgrade_that_would_leave_rows_pointing_nowhere_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    """Keys are off while migrations run, so each is checked before the
+    commit: a move of a board that is not there (written by some tool with
+    keys off) stops the upgrade, and the database stays as it was."""
+    path = tmp_path / "old.sqlite3"
+    engine = make_engine(f"sqlite:///{path}")
+    upgrade(engine, "0021")
+    engine.dispose()
+    with sqlite3.connect(path) as raw:  # keys are off on a bare connection
+        raw.execute(
+            "INSERT INTO moves (board_id, number, seat, text, note, comment, auto, played_at) "
+            "VALUES (99, 1, 0, 'a0,0', '', '', 0, '2026-01-01')"
+        )
+    engine = make_engine(f"sqlite:///{path}")
+    with pytest.raises(Exception, match="pointing nowhere"):
+        upgrade(engine)
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == (
+            "0021"
+        )
+        assert "with_bot" not in {c["name"] for c in inspect(connection).get_columns("boards")}
+    engine.dispose()

@@ -40,6 +40,10 @@ with engine.connect() as connection:
             connection=connection,
             target_metadata=Base.metadata,
             render_as_batch=sqlite,
+            # SQLite's DDL is transactional too (pbem's connections leave the
+            # transactions to SQLAlchemy): all the steps commit together or
+            # none does, as on PostgreSQL.
+            transactional_ddl=True,
         )
         with context.begin_transaction():
             if connection.dialect.name == "postgresql":
