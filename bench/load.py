@@ -666,7 +666,13 @@ def bulk_fill(
         )
         for seat, user_id in enumerate((first, second)):
             player_rows.append(
-                {"board_id": board_id, "seat": seat, "user_id": user_id, "accepted": True}
+                {
+                    "board_id": board_id,
+                    "seat": seat,
+                    "user_id": user_id,
+                    "accepted": True,
+                    "active": not finished,
+                }
             )
         if finished and len(event_rows) < most_events:
             for seat, (user_id, opponent) in enumerate(((first, second), (second, first))):

@@ -11,8 +11,17 @@ from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from pbem.games.base import IllegalMove
-from pbem.store import Board, MoveRow, User, make_engine, session_factory
-from pbem.store.boards import StaleBoard, apply_move, create_board, rebuild
+from pbem.store import (
+    Board,
+    BoardPlayer,
+    BoardStatus,
+    Ending,
+    MoveRow,
+    User,
+    make_engine,
+    session_factory,
+)
+from pbem.store.boards import StaleBoard, apply_move, create_board, finish_board, rebuild
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC).replace(tzinfo=None)
 
@@ -136,3 +145,28 @@ def test_two_processes_racing_on_one_board_never_both_apply(
             board = session.get_one(Board, board_id)
             assert board.version == 2 and len(board.moves) == 2
             assert rebuild(board).to_json(legal_moves=False) == board.snapshot
+
+
+def test_a_seat_is_active_exactly_while_its_board_is_being_played(engine: Engine) -> None:
+    """`board_players.active` mirrors the board's status (the standings count
+    a player's active boards by it): true when made, false once the board
+    ends, by a move or by the server (a resignation, a forfeit)."""
+    sessions = session_factory(engine)
+    with sessions.begin() as session:
+        players = add_users(session, "ann", "ben")
+        ended_by_move = create_board(session, "vasco", ["-size=12"], players, NOW)
+        resigned = create_board(session, "vasco", ["-size=12"], players, NOW)
+        playing = create_board(session, "vasco", ["-size=12"], players, NOW)
+        assert all(seat.active for seat in ended_by_move.players)
+        for number, text in enumerate(["c0,0", "a1,-1", "f-1,-1"]):
+            apply_move(session, ended_by_move, number, text, NOW)
+        finish_board(session, resigned, 1, "ann resigned; ben wins", Ending.RESIGNATION, NOW)
+        apply_move(session, playing, 0, "c0,0", NOW)
+        assert [seat.active for seat in resigned.players] == [False, False]  # (in memory too)
+    with sessions() as session:
+        seats = session.execute(
+            select(BoardPlayer.board_id, BoardPlayer.active, Board.status).join(Board)
+        ).all()
+    assert len(seats) == 6
+    assert all(active == (status == BoardStatus.ACTIVE) for _, active, status in seats), seats
+    assert {board for board, active, _ in seats if active} == {playing.id}

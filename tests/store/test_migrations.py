@@ -180,6 +180,10 @@ def test_upgrading_an_old_sqlite_database_loses_no_row(tmp_path: Path) -> None:
     }
     with engine.connect() as connection:  # and the server's connections check keys again
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        seats = connection.exec_driver_sql(  # (0025: a seat is active while its board is)
+            "SELECT board_id, active FROM board_players ORDER BY board_id, seat"
+        ).all()
+    assert seats == [(1, 1), (1, 1), (2, 0), (2, 0)]
     engine.dispose()
 
 

@@ -49,21 +49,21 @@ SECTIONS = ("Established", "Provisional", "Inactive")
 
 def active_counts(session: Session, game: str, user_ids: list[int]) -> dict[int, int]:
     """How many active boards of the game each of these players has (one
-    query, counting each player's own boards: its cost grows with the
-    players asked about, not with the boards in the database)."""
-    count = (
-        select(func.count())
-        .select_from(BoardPlayer)
+    query over the players' active seats, by their index: its cost grows
+    with the players asked about and the boards they are playing, not with
+    the boards they ever played)."""
+    query = (
+        select(BoardPlayer.user_id, func.count())
         .join(Board, Board.id == BoardPlayer.board_id)
         .where(
-            BoardPlayer.user_id == User.id,
+            BoardPlayer.active,  # (its index holds the active seats alone)
+            BoardPlayer.user_id.in_(user_ids),
             Board.game == game,
             Board.status == BoardStatus.ACTIVE,
         )
-        .scalar_subquery()
+        .group_by(BoardPlayer.user_id)
     )
-    query = select(User.id, count).where(User.id.in_(user_ids))
-    return {user_id: found for user_id, found in session.execute(query).all() if found}
+    return {int(user_id): int(found) for user_id, found in session.execute(query)}
 
 
 def section_filter(game: str, section: str, now: datetime) -> ColumnElement[bool]:
@@ -74,6 +74,7 @@ def section_filter(game: str, section: str, now: datetime) -> ColumnElement[bool
         select(BoardPlayer.user_id)
         .join(Board, Board.id == BoardPlayer.board_id)
         .where(
+            BoardPlayer.active,
             BoardPlayer.user_id == Rating.user_id,
             Board.game == game,
             Board.status == BoardStatus.ACTIVE,

@@ -83,7 +83,8 @@ def create_board(
         updated_at=now,
     )
     board.players = [
-        BoardPlayer(seat=seat, user_id=user.id, user=user) for seat, user in enumerate(players)
+        BoardPlayer(seat=seat, user_id=user.id, user=user, active=True)
+        for seat, user in enumerate(players)
     ]
     board.due_at = due_time(board, [])
     session.add(board)
@@ -167,6 +168,16 @@ _FINISHED = "pbem_finished_boards"
 
 
 def _note_finished(session: Session, board: Board) -> None:
+    """The board has just ended: its seats are no longer active boards of
+    their players, and its ratings are due at the commit."""
+    session.execute(
+        update(BoardPlayer)
+        .where(BoardPlayer.board_id == board.id)
+        .values(active=False)
+        .execution_options(synchronize_session=False)
+    )
+    for player in board.__dict__.get("players", ()):  # (the seats loaded, if any)
+        set_committed_value(player, "active", False)
     session.info.setdefault(_FINISHED, set()).add(board.id)
 
 

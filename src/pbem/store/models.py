@@ -237,6 +237,16 @@ class BoardPlayer(Base):
     """Who sits at which seat of a board (seat 0 moves first)."""
 
     __tablename__ = "board_players"
+    __table_args__ = (
+        # A player's boards being played, by index: the standings count them
+        # for every player they list (the player's finished boards stay out).
+        Index(
+            "ix_board_players_active",
+            "user_id",
+            sqlite_where=text("active = 1"),
+            postgresql_where=text("active"),
+        ),
+    )
 
     board_id: Mapped[int] = mapped_column(
         ForeignKey("boards.id", ondelete="CASCADE"), primary_key=True
@@ -246,6 +256,9 @@ class BoardPlayer(Base):
     # Accepted the challenge ('GAME accept USERID PASSWORD'): resigning before
     # the first move is then a rated resignation, no longer a decline.
     accepted: Mapped[bool] = mapped_column(default=False)
+    # The board is being played (its status is active): true when it is made,
+    # false from the moment it ends (store/boards.py, the one place it ends).
+    active: Mapped[bool] = mapped_column(default=True, server_default=false())
 
     board: Mapped[Board] = relationship(back_populates="players")
     user: Mapped[User] = relationship(lazy="joined", innerjoin=True)
