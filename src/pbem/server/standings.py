@@ -48,22 +48,26 @@ SECTIONS = ("Established", "Provisional", "Inactive")
 
 
 def active_counts(session: Session, game: str, user_ids: list[int]) -> dict[int, int]:
-    """How many active boards of the game each of these players has (one
-    query over the players' active seats, by their index: its cost grows
-    with the players asked about and the boards they are playing, not with
-    the boards they ever played)."""
-    query = (
-        select(BoardPlayer.user_id, func.count())
+    """How many active boards of the game each of these players has: one
+    query, a count for each player over their active seats, by the active
+    seats' index. Its cost grows with the players asked about and the
+    boards they are playing, not with the boards they ever played. (Written
+    as a count per player so that the planner starts from the players: one
+    join over all of them, SQLite answered by walking every active board.)"""
+    count = (
+        select(func.count())
+        .select_from(BoardPlayer)
         .join(Board, Board.id == BoardPlayer.board_id)
         .where(
             BoardPlayer.active,  # (its index holds the active seats alone)
-            BoardPlayer.user_id.in_(user_ids),
+            BoardPlayer.user_id == User.id,
             Board.game == game,
             Board.status == BoardStatus.ACTIVE,
         )
-        .group_by(BoardPlayer.user_id)
+        .scalar_subquery()
     )
-    return {int(user_id): int(found) for user_id, found in session.execute(query)}
+    query = select(User.id, count).where(User.id.in_(user_ids))
+    return {user_id: found for user_id, found in session.execute(query).all() if found}
 
 
 def section_filter(game: str, section: str, now: datetime) -> ColumnElement[bool]:
