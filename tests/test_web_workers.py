@@ -229,7 +229,9 @@ def test_a_stop_does_not_wait_for_an_open_board_pages_stream(tmp_path: Path, wor
     setup.handle("ann@example.org", "vasco challenge ann bob")
     engine.dispose()
     web_port = free_port()
-    server = start(tmp_path, web_port, workers)
+    # (no bots: a fresh checkout's first bot search process compiles its
+    # code for seconds, and a stop waits for it; that is not this test's)
+    server = start(tmp_path, web_port, workers, settings={"PBEM_BOT_PROCESSES": "0"})
     try:
         wait_for(lambda: get(f"http://127.0.0.1:{web_port}/vasco/1")[0] == 200)
         with socket.create_connection(("127.0.0.1", web_port), timeout=30) as page:
