@@ -255,8 +255,8 @@ def test_a_stop_does_not_wait_for_an_open_board_pages_stream(tmp_path: Path, wor
             server.kill()
             server.communicate(timeout=30)
     assert server.returncode == 0, output
-    assert closed < 5, (closed, output)
-    assert took < 8, (took, output)
+    assert closed < 5, (closed, output)  # (held open, it lasted until the 10 s backstop)
+    assert took < 20, (took, output)  # seconds, not the stream's 25 (CI's busiest: 8.7)
     assert b"0\r\n\r\n" in head + rest  # the chunked stream's proper end
 
 
