@@ -296,6 +296,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as error:
         print(error, file=sys.stderr)
         return 2
+    except Exception as error:
+        from .store.database import UpgradeRefused  # (only now: offline commands stay quick)
+
+        if not isinstance(error, UpgradeRefused):
+            raise
+        print(error, file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

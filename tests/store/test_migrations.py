@@ -12,6 +12,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import Engine, inspect, text
 
+from pbem.cli import main
 from pbem.store import Base, make_engine, upgrade
 from tests.conftest import empty_database_url
 
@@ -193,11 +194,12 @@ def _count(engine: Engine, table: str) -> int:
 
 
 def test_an_upgrade_that_would_leave_rows_pointing_nowhere_changes_nothing(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Keys are off while migrations run, so each is checked before the
     commit: a move of a board that is not there (written by some tool with
-    keys off) stops the upgrade, and the database stays as it was."""
+    keys off) stops `pbem db upgrade` with a message that says what to do,
+    and the database stays as it was."""
     path = tmp_path / "old.sqlite3"
     engine = make_engine(f"sqlite:///{path}")
     upgrade(engine, "0021")
@@ -207,9 +209,14 @@ def test_an_upgrade_that_would_leave_rows_pointing_nowhere_changes_nothing(
             "INSERT INTO moves (board_id, number, seat, text, note, comment, auto, played_at) "
             "VALUES (99, 1, 0, 'a0,0', '', '', 0, '2026-01-01')"
         )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PBEM_DATABASE_URL", f"sqlite:///{path}")
+    assert main(["db", "upgrade"]) == 1
+    said = capsys.readouterr().err
+    assert "The database was not upgraded and stays as it was: 1 row points at" in said, said
+    assert "row 1 of moves, its boards is missing" in said
+    assert f"sqlite3 {path} 'PRAGMA foreign_key_check'" in said and "Traceback" not in said
     engine = make_engine(f"sqlite:///{path}")
-    with pytest.raises(Exception, match="pointing nowhere"):
-        upgrade(engine)
     with engine.connect() as connection:
         assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == (
             "0021"

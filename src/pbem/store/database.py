@@ -100,6 +100,11 @@ def make_engine(url: str | None = None) -> Engine:
     return engine
 
 
+class UpgradeRefused(RuntimeError):
+    """An upgrade stopped before its commit, the database left as it was;
+    the message says why and what to do."""
+
+
 class NestedWrite(RuntimeError):
     """A thread that is writing began a second write transaction: it would
     wait for itself."""

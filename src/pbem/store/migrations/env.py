@@ -15,13 +15,22 @@ from typing import Any
 from alembic import context
 from sqlalchemy import Connection
 
+from pbem.store.database import UpgradeRefused
 from pbem.store.models import Base
 
 UPGRADE_LOCK = 7_262_021  # a key of ours among PostgreSQL's advisory locks
 
 
-class BrokenKeys(RuntimeError):
-    """After the migrations, rows point at rows that are not there."""
+def refusal(database: str, broken: list[Any]) -> UpgradeRefused:
+    """What to tell the host when rows point at rows that are not there."""
+    table, row, parent = broken[0][:3]
+    count = "1 row points" if len(broken) == 1 else f"{len(broken)} rows point"
+    return UpgradeRefused(
+        f"The database was not upgraded and stays as it was: {count} at "
+        f"rows that are not there (the first: row {row} of {table}, its {parent} is "
+        f"missing). Delete or mend them (sqlite3 {database} 'PRAGMA foreign_key_check' "
+        "lists them all), or restore a copy made before, then start again."
+    )
 
 
 def foreign_keys(connection: Connection, on: bool) -> None:
@@ -55,9 +64,9 @@ with engine.connect() as connection:
             if sqlite:
                 broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
                 if broken:
-                    raise BrokenKeys(f"the upgrade would leave rows pointing nowhere: {broken[:5]}")
+                    raise refusal(str(connection.engine.url.database), list(broken))
         connection.commit()
     finally:
         if sqlite:
-            connection.rollback()  # (nothing left to undo after a commit)
+            connection.rollback()  # (after a failure: out of any transaction first)
             foreign_keys(connection, True)
