@@ -207,7 +207,7 @@ def test_looking_for_boards_to_rate_costs_the_same_among_many_finished_boards(
     for it, 18 ms, until migration 0024 told it how the two columns go
     together; these small rows do not tempt it so.)"""
     server = Server(session_factory(engine), clock)
-    work = []
+    work, made = [], 0
     for count in (100, 40_000):
         rows = [
             {
@@ -220,8 +220,9 @@ def test_looking_for_boards_to_rate_costs_the_same_among_many_finished_boards(
                 "created_at": clock(),
                 "updated_at": clock(),
             }
-            for number in range(count - sum(1 for _ in work) * 100)
+            for number in range(made, count)
         ]
+        made = count
         with engine.begin() as connection:
             connection.execute(insert(Board.__table__), rows)
         statistics_as_autovacuum_keeps_them(engine)
