@@ -179,18 +179,22 @@ class Player:
     def goto(self, path: str) -> None:
         """Go to `path`. An open board page reloads by itself when its board
         changes (web/live.py); a navigation that meets that reload is cut
-        off (net::ERR_ABORTED), so it waits for the reload and goes again,
-        as a person would click again."""
+        off (net::ERR_ABORTED), or, when the reload wins the race, answered
+        by no response of its own (Playwright's goto then returns None: CI
+        met it once on /trugo/1). Either way it waits for the reload and goes
+        again, as a person would click again."""
+        response = None
         for attempt in range(3):
             try:
                 response = self.page.goto(self.ui.site.url + path)
-                break
             except PlaywrightError as error:
                 if "ERR_ABORTED" not in str(error) and "interrupted" not in str(error):
                     raise
                 if attempt == 2:
                     raise
-                self.page.wait_for_load_state("load")
+            if response is not None:
+                break
+            self.page.wait_for_load_state("load")
         assert response is not None and response.ok, f"{self.name}: GET {path} gave {response}"
 
     def flashes(self) -> list[str]:
