@@ -184,7 +184,11 @@ def test_upgrading_an_old_sqlite_database_loses_no_row(tmp_path: Path) -> None:
         seats = connection.exec_driver_sql(  # (0025: a seat is active while its board is)
             "SELECT board_id, active FROM board_players ORDER BY board_id, seat"
         ).all()
+        played = connection.exec_driver_sql(  # (0026: games but no last play: long ago)
+            "SELECT DISTINCT last_played FROM ratings"
+        ).all()
     assert seats == [(1, 1), (1, 1), (2, 0), (2, 0)]
+    assert [str(day)[:10] for (day,) in played] == ["1970-01-01"]
     engine.dispose()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy import ColumnElement, Select, and_, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from ..games.base import Game
@@ -85,13 +85,30 @@ def section_filter(game: str, section: str, now: datetime) -> ColumnElement[bool
         )
         .exists()
     )
-    stale = or_(Rating.last_played.is_(None), Rating.last_played < now - INACTIVE_AFTER)
-    inactive = and_(Rating.games > 0, stale, ~playing)  # (the cheap tests first)
+    # A player with games has a last play (ratings.py sets both; migration
+    # 0026 filled in any missing), so the stale are found by its index.
+    stale = Rating.last_played < now - INACTIVE_AFTER
+    inactive = and_(stale, Rating.games > 0, ~playing)
     if section == "Inactive":
         return inactive
     listed = or_(Rating.games > 0, Rating.seeking > 0, Rating.limit.is_not(None), Rating.rejects)
     games = Rating.games >= ESTABLISHED if section == "Established" else Rating.games < ESTABLISHED
     return and_(listed, ~inactive, games)
+
+
+def section_query(
+    game: str, section: str, now: datetime, start: int, count: int
+) -> Select[Rating, str, str | None]:
+    """The players of a section, best first, with their userids and bot
+    levels: `count` of them from the `start`-th (0 first)."""
+    return (
+        select(Rating, User.userid, User.bot_level)
+        .join(User, User.id == Rating.user_id)
+        .where(Rating.game == game, section_filter(game, section, now))
+        .order_by(Rating.rating.desc(), Rating.id)
+        .offset(start)
+        .limit(count)
+    )
 
 
 def standing_sections(
@@ -108,14 +125,7 @@ def standing_sections(
     means more follow. Cost does not grow with the number of players."""
     found: dict[str, list[tuple[Rating, str, str | None]]] = {}
     for section in SECTIONS:
-        query = (
-            select(Rating, User.userid, User.bot_level)
-            .join(User, User.id == Rating.user_id)
-            .where(Rating.game == game, section_filter(game, section, now))
-            .order_by(Rating.rating.desc(), Rating.id)
-            .offset((start or {}).get(section, 0))
-            .limit(size + 1)
-        )
+        query = section_query(game, section, now, (start or {}).get(section, 0), size + 1)
         found[section] = [(row, name, level) for row, name, level in session.execute(query)]
     ids = [row.user_id for rows in found.values() for row, _, _ in rows]
     counts_of = active_counts(session, game, ids) if ids else {}

@@ -379,6 +379,7 @@ class Rating(Base):
     __table_args__ = (
         UniqueConstraint("user_id", "game"),
         Index("ix_ratings_game_rating", "game", "rating"),  # standings, best first
+        Index("ix_ratings_game_last_played", "game", "last_played"),  # the inactive
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
