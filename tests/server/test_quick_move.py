@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, event, func, select
 
 from pbem.games import get_game
 from pbem.server import Server, commands, quick_move
@@ -316,3 +316,44 @@ def test_a_password_changed_before_the_write_turn_is_checked_again(
     assert taken == [False] and refusal.error_kind == "forbidden"
     with quick.sessions() as session:
         assert session.get_one(Board, 1).version == 0
+
+
+def test_a_plain_move_is_four_round_trips_on_postgresql(
+    twins: tuple[Server, Server, Clock], taken: list[bool]
+) -> None:
+    """A move from the web or the API: its board's stamp, its seats, and its
+    claim, move and mails written as one statement, with no BEGIN or COMMIT
+    around it (on PostgreSQL; it was eight round trips: the write turn was
+    a transaction of three statements). SQLite writes in its shared turn."""
+    quick, _, _ = twins
+    start((quick,), "trugo challenge ann bob")
+    state = get_game("trugo").start()
+    engine = quick.sessions.kw["bind"]
+    said: list[str] = []
+
+    def note(connection: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        driver = connection.connection.driver_connection
+        alone = engine.dialect.name == "postgresql" and driver.autocommit  # (no BEGIN sent)
+        said.append(statement.split(None, 1)[0].upper() + ("" if alone else " in a transaction"))
+
+    quick.views.get(1)  # (the doors have the board's view already: the page shows it)
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        for mover in ("ann", "bob"):
+            text = state.move_text(state.legal_moves()[0])
+            sent = quick.execute(
+                commands.Move(game="trugo", board=1, userid=mover, move=text), as_user=mover
+            )
+            assert [mail.error for mail in sent] == [None, None]
+            state = state.play_text(text)
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert taken == [True, True]
+    if engine.dialect.name == "postgresql":
+        assert said == ["SELECT", "SELECT", "WITH"] * 2
+    else:
+        assert said.count("UPDATE in a transaction") == 2
+    with quick.sessions() as session:
+        board = session.get_one(Board, 1)
+        assert board.version == 2 and [move.seat for move in board.moves] == [0, 1]
+        assert session.scalar(select(func.count()).select_from(OutboxMessage)) >= 4

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, insert
 from sqlalchemy.orm import Session
@@ -120,22 +120,26 @@ def queue_messages(
     statement for all of them)."""
     if not messages:
         return
+    session.execute(_QUEUE, outbox_rows(messages, now, in_reply_to))
+
+
+def outbox_rows(
+    messages: list[Outgoing], now: datetime, in_reply_to: str | None
+) -> list[dict[str, Any]]:
+    """The outbox's rows for the messages, column by column."""
     answered = None if in_reply_to is None else in_reply_to[:300]
-    session.execute(
-        _QUEUE,
-        [
-            {
-                "created_at": now,
-                "recipients": list(message.to),
-                "subject": message.subject,
-                "body": message.body,
-                "in_reply_to": answered,
-                "board_id": None if message.board is None else message.board.board_id,
-                "board_version": None if message.board is None else message.board.version,
-                "board_seat": None if message.board is None else message.board.seat,
-                "answers": message.answers,
-                "attempts": 0,
-            }
-            for message in messages
-        ],
-    )
+    return [
+        {
+            "created_at": now,
+            "recipients": list(message.to),
+            "subject": message.subject,
+            "body": message.body,
+            "in_reply_to": answered,
+            "board_id": None if message.board is None else message.board.board_id,
+            "board_version": None if message.board is None else message.board.version,
+            "board_seat": None if message.board is None else message.board.seat,
+            "answers": message.answers,
+            "attempts": 0,
+        }
+        for message in messages
+    ]

@@ -9,23 +9,42 @@ the move and writes its mails there, and only then takes the write turn
 for a guarded UPDATE and a few INSERTs. On SQLite the write lock is held
 for those statements alone, not for the rules and the mails, and the
 turns of a process's moves arriving together are written in one commit
-(store/database.py GroupCommit).
+(store/database.py GroupCommit). On PostgreSQL a move from the web or the
+API writes in one statement outside any transaction (`_write_at_once`): a
+move is then four round trips (its token, its board's stamp, its seats,
+that statement) where it was eight (the write turn was BEGIN, three
+statements and COMMIT): 180 to 190 moves a second became 230 to 250 in
+bench.load.
 
-Anything else (a board a bot plays on, a board with proposals, a submitted or queued move, a
-subscriber, a total-time clock; a move that ends the game or chooses the
-colours; a password not
-checked yet; a mail from an address not the player's; a refusal of any
-kind; a board changed between the read and the write) returns None
-and the caller runs the full command (`board_commands.play`), which is
-the reference: tests play random games both ways and compare every row.
+Anything else (a board a bot plays on, a board with proposals, a
+submitted or queued move, a subscriber, a total-time clock; a move that
+ends the game or chooses the colours; a password not checked yet; a mail
+from an address not the player's; a refusal of any kind; a board changed
+between the read and the write) returns None and the caller runs the full
+command (`board_commands.play`), which is the reference: tests play random
+games both ways and compare every row.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
+from functools import lru_cache
+from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, bindparam, exists, func, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Select,
+    Table,
+    bindparam,
+    exists,
+    func,
+    insert,
+    select,
+    union_all,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from ..games.base import MoveError, State
@@ -35,6 +54,7 @@ from ..store import (
     BoardPlayer,
     BoardStatus,
     MoveRow,
+    OutboxMessage,
     PendingMove,
     ProcessedMessage,
     QueuedMove,
@@ -52,7 +72,7 @@ from .commands import Move
 from .errors import CommandError
 from .footers import signed, stop_line
 from .messages import BoardView as ShownBoard
-from .messages import Effect, Outgoing, Sent, queue_messages
+from .messages import Effect, Outgoing, Sent, outbox_rows, queue_messages
 from .passwords import VERDICTS
 from .reply_cap import cap_replies
 from .throttle import check_allowed
@@ -209,9 +229,13 @@ def quick_move(
         return None
     proof = None if vouched else mover.password_hash
     try:
-        mails = writer.run(
-            lambda connection: _write(connection, planned, nagged_at, now, mailed, proof)
-        )
+        if mailed is None and proof is None and writer.alone is not None:
+            with writer.alone.connect() as connection:
+                mails = _write_at_once(connection, planned, nagged_at, now)
+        else:
+            mails = writer.run(
+                lambda connection: _write(connection, planned, nagged_at, now, mailed, proof)
+            )
     except (_Changed, IntegrityError):
         # Another command changed the board first, or another server took
         # the same mail a moment ago: the full path decides.
@@ -281,6 +305,52 @@ def _write(
     mails = [mail if mail.footer is not None else signed(mail, stop_line(mover)) for mail in mails]
     queue_messages(connection, mails, now, None if mailed is None else mailed.key)
     return mails
+
+
+def _write_at_once(
+    connection: Connection, planned: Planned, nagged_at: datetime | None, now: datetime
+) -> list[Outgoing]:
+    """`_write` for a move from the web or the API, on PostgreSQL: the same
+    claim, move and mails as one statement (the claim's UPDATE and the two
+    INSERTs as WITH clauses, the INSERTs taking their one row from the
+    claim's), so one round trip in autocommit, and atomic as any statement."""
+    mover = planned.before.players[planned.before.to_move or 0]
+    mails = [m if m.footer is not None else signed(m, stop_line(mover)) for m in planned.mails]
+    queued = outbox_rows(mails, now, None)
+    statement = _at_once(tuple(planned.move), tuple(queued[0]) if queued else (), len(queued))
+    values: dict[str, object] = {
+        "board": planned.before.id,
+        "read_version": planned.before.version,
+        "read_revision": planned.before.revision,
+        "read_nagged_at": nagged_at,
+        **{f"new_{name}": value for name, value in planned.values.items()},
+        **{f"move_{name}": value for name, value in planned.move.items()},
+        **{f"mail{n}_{name}": value for n, row in enumerate(queued) for name, value in row.items()},
+    }
+    if connection.execute(statement, values).scalar_one() != 1:
+        raise _Changed
+    return mails
+
+
+@lru_cache(maxsize=16)
+def _at_once(move: tuple[str, ...], mail: tuple[str, ...], mails: int) -> Select[int]:
+    """The one statement of `_write_at_once`, for a move's columns and a
+    number of mails with their columns: it counts the boards claimed (1, or
+    0 when the board changed, and then nothing is written)."""
+    claim = _CLAIM.returning(Board.id).cte("claim")
+
+    def one_row(table: Table, prefix: str, columns: tuple[str, ...]) -> Select[Any]:
+        cells = [bindparam(f"{prefix}_{name}", type_=table.c[name].type) for name in columns]
+        return select(*cells).select_from(claim)
+
+    moves = cast(Table, MoveRow.__table__)
+    added = insert(moves).from_select(move, one_row(moves, "move", move)).cte("added")
+    statement = select(func.count()).select_from(claim).add_cte(added)
+    if mails:
+        outbox = cast(Table, OutboxMessage.__table__)
+        rows = union_all(*(one_row(outbox, f"mail{n}", mail) for n in range(mails)))
+        statement = statement.add_cte(insert(outbox).from_select(mail, rows).cte("mailed"))
+    return statement
 
 
 def _plain(view: BoardView, command: Move) -> bool:

@@ -187,6 +187,9 @@ class GroupCommit:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.batched = engine.dialect.name == "sqlite"
+        # A write turn that is one statement needs no transaction around it
+        # on PostgreSQL: in autocommit it is one round trip, not four.
+        self.alone: Engine | None = None if self.batched else statements(engine)
         self._lock = threading.Lock()
         self._waiting: list[_Turn[Any]] = []
         self._writing = False  # a thread is writing a batch
