@@ -1,7 +1,8 @@
 """Two delivery loops on one outbox with a slow relay: every mail is sent
-exactly once. A lease is taken per mail, when it is taken; a lease dated from
-the start of a pass (as once) had run out before the pass reached its later
-mails, and the other loop sent those again."""
+exactly once. Mails are claimed a few at a time, each claim leased from
+when it is taken (a lease dated from the start of a pass, as once, had run
+out before the pass reached its later mails, and the other loop sent those
+again), and a claim whose lease is half gone is given back unsent."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from sqlalchemy import Engine, select
 
 from pbem.mail import delivery
-from pbem.mail.delivery import deliver_due
+from pbem.mail.delivery import claim, deliver_due
 from pbem.server import Server
 from pbem.server.service import utc_now
 from pbem.settings import Settings
@@ -67,3 +68,80 @@ def test_two_loops_and_a_slow_relay_send_each_mail_once(
         rows = session.scalars(select(OutboxMessage)).all()
     assert len(rows) == 24 and all(row.sent_at is not None for row in rows)
     assert sum(got.values()) == 24 and set(got.values()) == {1}
+
+
+def test_a_claim_takes_a_few_mails_at_once_and_another_claim_skips_them(engine: Engine) -> None:
+    """One statement claims up to its count of the oldest due mails, fixes
+    each one's Message-ID and leases them; the next claim takes the next
+    ones, and on PostgreSQL skips the rows another loop's claim holds."""
+    server = Server(session_factory(engine))
+    for n in range(25):
+        server.handle(f"p{n}@example.org", "help")
+    settings = Settings(address="pbem@example.org")
+    now = utc_now()
+    first = claim(engine, settings, now, 20)
+    second = claim(engine, settings, now, 20)
+    assert [row.id for row in first] == list(range(1, 21))
+    assert [row.id for row in second] == list(range(21, 26))
+    assert claim(engine, settings, now, 20) == []  # all leased
+    ids = [row.message_id for row in first + second]
+    assert len(set(ids)) == 25 and all(i and i.startswith("<") and i.endswith(">") for i in ids)
+    later = now + delivery.LEASE + delivery.timedelta(seconds=1)
+    again = claim(engine, settings, later, 5)  # leases over: due again, same Message-IDs
+    assert [row.message_id for row in again] == ids[:5]
+    if engine.dialect.name == "postgresql":
+        with engine.begin() as holding:  # another loop's claim, not yet committed
+            held = (
+                holding.execute(
+                    select(OutboxMessage.id).where(OutboxMessage.id > 5).limit(3).with_for_update()
+                )
+                .scalars()
+                .all()
+            )
+            assert held == [6, 7, 8]
+            taken = claim(engine, settings, later, 4)
+            assert [row.id for row in taken] == [9, 10, 11, 12]
+
+
+def test_a_pass_gives_back_a_claim_whose_lease_is_half_gone(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A relay too slow for a claim's lease: the pass sends what it can
+    within half the lease, gives the rest back (due at once, Message-IDs
+    kept) and claims again, so each mail goes out once, none after its
+    lease ran out."""
+    monkeypatch.setattr(delivery, "LEASE", delivery.timedelta(seconds=1))
+    server = Server(session_factory(engine))
+    for n in range(5):
+        server.handle(f"p{n}@example.org", "help")
+    settings = Settings(address="pbem@example.org")
+    got: Counter[str] = Counter()
+
+    class Watching(SlowRelay):
+        def send(self, message: EmailMessage, sender: str, recipients: list[str]) -> None:
+            with server.sessions() as session:  # its own row is still leased, not yet sent
+                row = session.scalars(
+                    select(OutboxMessage).where(
+                        OutboxMessage.message_id == str(message["Message-ID"])
+                    )
+                ).one()
+                assert row.sent_at is None and row.next_attempt_at > utc_now()
+            super().send(message, sender, recipients)
+
+    seen: list[list[int]] = []
+    original = delivery.claim
+
+    def claiming(*args: object, **kwargs: object) -> list[OutboxMessage]:
+        rows = original(*args, **kwargs)  # type: ignore[arg-type]
+        seen.append([row.id for row in rows])
+        return rows
+
+    monkeypatch.setattr(delivery, "claim", claiming)
+    assert deliver_due(server.sessions, settings, Watching(got), utc_now()) == 5
+    assert sum(got.values()) == 5 and set(got.values()) == {1}
+    # 0.3 s a mail against 0.5 s, half the lease: two from each claim
+    assert seen == [[1, 2, 3, 4, 5], [3, 4, 5], [5], []]
+    with server.sessions() as session:
+        rows = session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)).all()
+    assert all(row.sent_at is not None and row.attempts == 1 for row in rows)
+    assert sorted(got) == sorted(str(row.message_id) for row in rows)

@@ -21,21 +21,23 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
+from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from sqlalchemy import bindparam, func, or_, select, update
+from sqlalchemy import Engine, String, bindparam, cast, func, literal, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..settings import Settings
-from ..store import OutboxMessage, reading
-from ..store.database import rows_changed
+from ..store import OutboxMessage
+from ..store.database import statements
 
 log = logging.getLogger("pbem.mail.delivery")
 
 LEASE = timedelta(minutes=5)  # how long a claimed mail is left to its loop
 BATCH = 100  # mails looked at per pass
+CLAIM = 20  # mails claimed at once
 
 
 class Stop(Protocol):
@@ -164,21 +166,57 @@ def backoff(attempts: int) -> timedelta:
 _DUE = or_(
     OutboxMessage.next_attempt_at.is_(None), OutboxMessage.next_attempt_at <= bindparam("now")
 )
-# A mail is claimed by moving its next try past the lease; its Message-ID is
-# fixed at its first claim, so every retry carries the same one.
-_CLAIM = (
-    update(OutboxMessage)
-    .where(OutboxMessage.id == bindparam("row"), OutboxMessage.sent_at.is_(None), _DUE)
-    .values(
-        next_attempt_at=bindparam("lease"),
-        message_id=func.coalesce(OutboxMessage.message_id, bindparam("new_id")),
-    )
-)
+_COLUMNS = tuple(OutboxMessage.__table__.c)
 _SENT = (
     update(OutboxMessage)
     .where(OutboxMessage.id == bindparam("row"))
     .values(attempts=OutboxMessage.attempts + 1, sent_at=bindparam("now"), last_error=None)
 )
+# Claimed mails a pass gives back, when half their lease went by before
+# it came to them: due again at once, for any loop (but only while still
+# this pass's: unsent, and leased until the lease it gave them).
+_GIVE_BACK = (
+    update(OutboxMessage)
+    .where(
+        OutboxMessage.id.in_(bindparam("rows", expanding=True)),
+        OutboxMessage.sent_at.is_(None),
+        OutboxMessage.next_attempt_at == bindparam("lease"),
+    )
+    .values(next_attempt_at=bindparam("now"))
+)
+
+
+def claim(engine: Engine, settings: Settings, now: datetime, count: int) -> list[OutboxMessage]:
+    """Up to `count` due mails, oldest first, leased to this loop until
+    `now + LEASE`, in one statement: another loop's claim skips the rows
+    this one locks (FOR UPDATE SKIP LOCKED; SQLite writes one at a time).
+    A mail's Message-ID is fixed at its first claim (made of one fresh id
+    and the row's own number), so every retry carries the same one."""
+    due = (
+        select(OutboxMessage.id)
+        .where(OutboxMessage.sent_at.is_(None), _DUE)
+        .order_by(OutboxMessage.id)
+        .limit(count)
+        .with_for_update(skip_locked=True)
+        # Read once: as a subquery, PostgreSQL may run it again for each row
+        # it updates, each run skipping the rows the last one locked.
+        .cte("due")
+        .prefix_with("MATERIALIZED", dialect="postgresql")
+    )
+    local, _, domain = make_msgid("pbem", domain=settings.domain).strip("<>").rpartition("@")
+    fresh = literal(f"<{local}.") + cast(OutboxMessage.id, String) + literal(f"@{domain}>")
+    statement = (
+        update(OutboxMessage)
+        .where(OutboxMessage.id.in_(select(due.c.id)), OutboxMessage.sent_at.is_(None), _DUE)
+        .values(
+            next_attempt_at=now + LEASE,
+            message_id=func.coalesce(OutboxMessage.message_id, fresh),
+        )
+        .returning(*_COLUMNS)
+    )
+    with _writes(engine).begin() as connection:
+        rows = connection.execute(statement, {"now": now}).all()
+    return sorted((OutboxMessage(**row._mapping) for row in rows), key=lambda row: row.id)
 
 
 def deliver_due(
@@ -187,52 +225,43 @@ def deliver_due(
     transport: Transport,
     now: datetime,
 ) -> int:
-    """Send every mail that is due; returns how many were sent.
+    """Send every mail that is due (up to BATCH); returns how many were sent.
 
-    One write transaction per mail: it claims the mail, and records that
-    the one before it went out. A loop that dies between sending a mail and
-    that record leaves the mail claimed: it is sent again when the lease
-    ends, the one duplicate SMTP itself allows (a 250 that never came back)."""
-    with reading(sessions)() as session:
-        due = session.scalars(
-            select(OutboxMessage.id)
-            .where(OutboxMessage.sent_at.is_(None), _DUE)
-            .order_by(OutboxMessage.id)
-            .limit(BATCH),
-            {"now": now},
-        ).all()
+    Mails are claimed CLAIM at a time, each recorded as sent as soon as the
+    transport took it. A loop that dies between sending a mail and that
+    record leaves the mail claimed: it is sent again when the lease ends,
+    the one duplicate SMTP itself allows (a 250 that never came back). A
+    claim whose lease is half gone before its turn comes (a slow relay) is
+    given back, never sent late, so no other loop can have taken it."""
     engine = sessions.kw["bind"]
-    unrecorded: list[dict[str, object]] = []  # sent, not yet recorded as sent
-    count = 0
+    writes = _writes(engine)
+    count = tried = 0
     started = time.monotonic()
     try:
-        for row_id in due:
-            # Each mail is claimed at the time it is taken, not when the pass
-            # began: a slow relay must not hand out leases already expired.
+        while tried < BATCH:
+            # Mails are leased when claimed, not when the pass began: a slow
+            # relay must not hand out leases already expired.
             taken = now + timedelta(seconds=time.monotonic() - started)
-            with engine.begin() as connection:
-                if unrecorded:
-                    connection.execute(_SENT, unrecorded)
-                claimed = connection.execute(
-                    _CLAIM,
-                    {
-                        "row": row_id,
-                        "now": taken,
-                        "lease": taken + LEASE,
-                        "new_id": make_msgid("pbem", domain=settings.domain),
-                    },
-                )
-            unrecorded = []
-            if rows_changed(claimed) == 1 and deliver_one(
-                sessions, settings, transport, row_id, taken
-            ):
-                unrecorded.append({"row": row_id, "now": taken})
-                count += 1
+            claimed = claim(engine, settings, taken, min(CLAIM, BATCH - tried))
+            if not claimed:
+                break
+            tried += len(claimed)
+            for number, row in enumerate(claimed):
+                sending = now + timedelta(seconds=time.monotonic() - started)
+                if sending - taken > LEASE / 2:
+                    rest = [later.id for later in claimed[number:]]
+                    with writes.begin() as connection:
+                        lease = taken + LEASE
+                        connection.execute(
+                            _GIVE_BACK, {"rows": rest, "lease": lease, "now": sending}
+                        )
+                    break
+                if deliver_one(sessions, settings, transport, row, sending):
+                    with writes.begin() as connection:
+                        connection.execute(_SENT, [{"row": row.id, "now": sending}])
+                    count += 1
     finally:
         transport.close()
-        if unrecorded:
-            with engine.begin() as connection:
-                connection.execute(_SENT, unrecorded)
     return count
 
 
@@ -240,7 +269,7 @@ def deliver_one(
     sessions: sessionmaker[Session],
     settings: Settings,
     transport: Transport,
-    row_id: int,
+    row: OutboxMessage,
     now: datetime,
 ) -> bool:
     """Send one mail this loop has claimed; a failure is recorded, with the
@@ -248,21 +277,36 @@ def deliver_one(
     from .compose import compose  # (imported when sending: the doors never need it)
 
     try:
-        with reading(sessions)() as session:  # (drawing the board takes no write lock)
-            row = session.get_one(OutboxMessage, row_id)
+        with _reads(sessions.kw["bind"])() as session:  # (drawing takes no write lock)
             message = compose(session, row, settings)
-            recipients = list(row.recipients)
-        transport.send(message, settings.address, recipients)
+        transport.send(message, settings.address, list(row.recipients))
     except Exception as error:  # every failure is retried: nothing is lost
         with sessions.begin() as session:
-            row = session.get_one(OutboxMessage, row_id)
-            row.attempts += 1
-            row.next_attempt_at = now + backoff(row.attempts)
-            row.last_error = f"{type(error).__name__}: {error}"[:2000]
-        log.warning("mail %s not delivered (try %s): %s", row_id, row.attempts, error)
+            stored = session.get_one(OutboxMessage, row.id)
+            stored.attempts += 1
+            stored.next_attempt_at = now + backoff(stored.attempts)
+            stored.last_error = f"{type(error).__name__}: {error}"[:2000]
+            attempts = stored.attempts
+        log.warning("mail %s not delivered (try %s): %s", row.id, attempts, error)
         transport.close()
         return False
     return True
+
+
+@lru_cache(maxsize=4)
+def _writes(engine: Engine) -> Engine:
+    """Where a write of one statement goes: on PostgreSQL in autocommit, one
+    round trip with no BEGIN and COMMIT; on SQLite in a write transaction
+    of its own (a write turn, store/database.py)."""
+    return statements(engine) if engine.dialect.name == "postgresql" else engine
+
+
+@lru_cache(maxsize=4)
+def _reads(engine: Engine) -> sessionmaker[Session]:
+    """Sessions for composing: reads that need not agree, each one round
+    trip (a board is read whole by its views, in a transaction of their
+    own). One per engine, so the board views composing keeps last."""
+    return sessionmaker(statements(engine), expire_on_commit=False)
 
 
 def delivery_loop(
