@@ -277,19 +277,10 @@ def _write(
     (else _Changed); then the move and its mails, as sent (a mailed
     command's answers within its sender's hour, `reply_cap`). A mail
     handled before fails on its key (IntegrityError)."""
-    board = planned.before.id
-    seat = planned.before.to_move
-    assert seat is not None
-    mover = planned.before.players[seat]
+    mover = _mover(planned)
     if mailed is not None and mailed.key is not None:
         connection.execute(_NOTE_SEEN, [{"key": mailed.key[:400], "processed_at": now}])
-    values = {
-        "board": board,
-        "read_version": planned.before.version,
-        "read_revision": planned.before.revision,
-        "read_nagged_at": nagged_at,
-        **{f"new_{name}": value for name, value in planned.values.items()},
-    }
+    values = _claim_values(planned, nagged_at)
     if proof is None:
         claimed = connection.execute(_CLAIM, values)
     else:
@@ -301,8 +292,7 @@ def _write(
     mails = planned.mails
     if mailed is not None and mailed.capped:
         mails = cap_replies(connection, mailed.sender, mails, now)
-    # (the paused notice, unsigned yet, goes to the mover's address)
-    mails = [mail if mail.footer is not None else signed(mail, stop_line(mover)) for mail in mails]
+    mails = _signed(mails, mover)
     queue_messages(connection, mails, now, None if mailed is None else mailed.key)
     return mails
 
@@ -314,22 +304,40 @@ def _write_at_once(
     claim, move and mails as one statement (the claim's UPDATE and the two
     INSERTs as WITH clauses, the INSERTs taking their one row from the
     claim's), so one round trip in autocommit, and atomic as any statement."""
-    mover = planned.before.players[planned.before.to_move or 0]
-    mails = [m if m.footer is not None else signed(m, stop_line(mover)) for m in planned.mails]
+    mails = _signed(planned.mails, _mover(planned))
     queued = outbox_rows(mails, now, None)
     statement = _at_once(tuple(planned.move), tuple(queued[0]) if queued else (), len(queued))
-    values: dict[str, object] = {
-        "board": planned.before.id,
-        "read_version": planned.before.version,
-        "read_revision": planned.before.revision,
-        "read_nagged_at": nagged_at,
-        **{f"new_{name}": value for name, value in planned.values.items()},
+    values = {
+        **_claim_values(planned, nagged_at),
         **{f"move_{name}": value for name, value in planned.move.items()},
         **{f"mail{n}_{name}": value for n, row in enumerate(queued) for name, value in row.items()},
     }
     if connection.execute(statement, values).scalar_one() != 1:
         raise _Changed
     return mails
+
+
+def _mover(planned: Planned) -> str:
+    seat = planned.before.to_move
+    assert seat is not None
+    return planned.before.players[seat]
+
+
+def _claim_values(planned: Planned, nagged_at: datetime | None) -> dict[str, object]:
+    """The claim's parameters: the board as read, and its new row values."""
+    return {
+        "board": planned.before.id,
+        "read_version": planned.before.version,
+        "read_revision": planned.before.revision,
+        "read_nagged_at": nagged_at,
+        **{f"new_{name}": value for name, value in planned.values.items()},
+    }
+
+
+def _signed(mails: list[Outgoing], mover: str) -> list[Outgoing]:
+    """Each mail with its stop line (the paused notice, unsigned yet, goes
+    to the mover's address)."""
+    return [mail if mail.footer is not None else signed(mail, stop_line(mover)) for mail in mails]
 
 
 @lru_cache(maxsize=16)
