@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ..settings import Settings
 from ..store import OutboxMessage
-from ..store.database import statements
+from ..store.database import single_writes, statements
 
 log = logging.getLogger("pbem.mail.delivery")
 
@@ -214,7 +214,7 @@ def claim(engine: Engine, settings: Settings, now: datetime, count: int) -> list
         )
         .returning(*_COLUMNS)
     )
-    with _writes(engine).begin() as connection:
+    with single_writes(engine).begin() as connection:
         rows = connection.execute(statement, {"now": now}).all()
     return sorted((OutboxMessage(**row._mapping) for row in rows), key=lambda row: row.id)
 
@@ -234,7 +234,7 @@ def deliver_due(
     claim whose lease is half gone before its turn comes (a slow relay) is
     given back, never sent late, so no other loop can have taken it."""
     engine = sessions.kw["bind"]
-    writes = _writes(engine)
+    writes = single_writes(engine)
     count = tried = 0
     started = time.monotonic()
     try:
@@ -291,14 +291,6 @@ def deliver_one(
         transport.close()
         return False
     return True
-
-
-@lru_cache(maxsize=4)
-def _writes(engine: Engine) -> Engine:
-    """Where a write of one statement goes: on PostgreSQL in autocommit, one
-    round trip with no BEGIN and COMMIT; on SQLite in a write transaction
-    of its own (a write turn, store/database.py)."""
-    return statements(engine) if engine.dialect.name == "postgresql" else engine
 
 
 @lru_cache(maxsize=4)

@@ -187,9 +187,8 @@ class GroupCommit:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.batched = engine.dialect.name == "sqlite"
-        # A write turn that is one statement needs no transaction around it
-        # on PostgreSQL: in autocommit it is one round trip, not four.
-        self.alone: Engine | None = None if self.batched else statements(engine)
+        # PostgreSQL's turns that are one statement go straight through.
+        self.alone: Engine | None = None if self.batched else single_writes(engine)
         self._lock = threading.Lock()
         self._waiting: list[_Turn[Any]] = []
         self._writing = False  # a thread is writing a batch
@@ -275,6 +274,14 @@ def statements(engine: Engine) -> Engine:
     if engine.dialect.name == "postgresql":
         return engine.execution_options(isolation_level="AUTOCOMMIT")
     return engine.execution_options(**{READING: True})
+
+
+def single_writes(engine: Engine) -> Engine:
+    """The engine for a write that is one statement: on PostgreSQL in
+    autocommit, one round trip with no BEGIN and COMMIT around it (a
+    statement is atomic on its own); on SQLite the engine itself, so the
+    write takes its turn in a transaction like any other."""
+    return statements(engine) if engine.dialect.name == "postgresql" else engine
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
