@@ -21,16 +21,16 @@ from email.utils import format_datetime
 from functools import lru_cache
 from urllib.parse import quote
 
-from sqlalchemy import Engine, select
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
 
 from .. import pictures
 from ..games import get_game
 from ..games.base import Options
+from ..server.accounts import find_address
 from ..server.board_view import BoardView, BoardViews, PlayedMove
 from ..server.footers import stop_token
 from ..settings import Settings
-from ..store import Address as AddressRow
 from ..store import OutboxMessage
 from ..store.positions import POSITIONS, svg_board
 
@@ -114,11 +114,7 @@ def _list_unsubscribe(session: Session, row: OutboxMessage, settings: Settings) 
     player's address: one click turns their mail off without a password."""
     if len(row.recipients) != 1:
         return None
-    address = session.scalar(  # (with its user: one round trip)
-        select(AddressRow)
-        .options(joinedload(AddressRow.user))
-        .where(AddressRow.address_key == row.recipients[0].lower())
-    )
+    address = find_address(session, row.recipients[0])
     if address is None:
         return None
     user = address.user

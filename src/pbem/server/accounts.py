@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from ..store import Address, User
 from .errors import FORBIDDEN, NOT_FOUND, CommandError
@@ -87,4 +87,9 @@ def main_address(user: User) -> str | None:
 
 
 def find_address(session: Session, address: str) -> Address | None:
-    return session.scalar(select(Address).where(Address.address_key == address.lower()))
+    """The address, with its user (one round trip: most callers want both)."""
+    return session.scalar(
+        select(Address)
+        .options(joinedload(Address.user))
+        .where(Address.address_key == address.lower())
+    )
