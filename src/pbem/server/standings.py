@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import ColumnElement, Select, and_, func, or_, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 
 from ..games.base import Game
 from ..store import Board, BoardPlayer, BoardStatus, Rating, RatingEvent, User
@@ -54,37 +55,31 @@ def active_counts(session: Session, game: str, user_ids: list[int]) -> dict[int,
     boards they are playing, not with the boards they ever played. (Written
     as a count per player so that the planner starts from the players: one
     join over all of them, SQLite answered by walking every active board.)"""
-    count = (
-        select(func.count())
-        .select_from(BoardPlayer)
+    count = _playing(select(func.count()), game, User.id).scalar_subquery()
+    query = select(User.id, count).where(User.id.in_(user_ids))
+    return {user_id: found for user_id, found in session.execute(query).all() if found}
+
+
+def _playing(query: Select[Any], game: str, user_id: InstrumentedAttribute[int]) -> Select[Any]:
+    """`query` over the player's (`user_id`) seats at active boards of the
+    game, by the active seats' index (it holds those seats alone)."""
+    return (
+        query.select_from(BoardPlayer)
         .join(Board, Board.id == BoardPlayer.board_id)
         .where(
-            BoardPlayer.active,  # (its index holds the active seats alone)
-            BoardPlayer.user_id == User.id,
+            BoardPlayer.active,
+            BoardPlayer.user_id == user_id,
             Board.game == game,
             Board.status == BoardStatus.ACTIVE,
         )
-        .scalar_subquery()
     )
-    query = select(User.id, count).where(User.id.in_(user_ids))
-    return {user_id: found for user_id, found in session.execute(query).all() if found}
 
 
 def section_filter(game: str, section: str, now: datetime) -> ColumnElement[bool]:
     """Who is in a section: players who played or seek games; inactive, those
     with games, no active board and none played for INACTIVE_AFTER; the rest
     established from ESTABLISHED games on, provisional before."""
-    playing = (
-        select(BoardPlayer.user_id)
-        .join(Board, Board.id == BoardPlayer.board_id)
-        .where(
-            BoardPlayer.active,
-            BoardPlayer.user_id == Rating.user_id,
-            Board.game == game,
-            Board.status == BoardStatus.ACTIVE,
-        )
-        .exists()
-    )
+    playing = _playing(select(BoardPlayer.user_id), game, Rating.user_id).exists()
     # A player with games has a last play (ratings.py sets both; migration
     # 0026 filled in any missing), so the stale are found by its index.
     stale = Rating.last_played < now - INACTIVE_AFTER
