@@ -40,14 +40,20 @@ class SlowRelay:
         pass
 
 
+def with_mails(engine: Engine, count: int) -> Server:
+    """A server with `count` mails in its outbox (answers to `help`)."""
+    server = Server(session_factory(engine))
+    for n in range(count):
+        server.handle(f"p{n}@example.org", "help")
+    return server
+
+
 def test_two_loops_and_a_slow_relay_send_each_mail_once(
     engine: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a lease shorter than a pass (24 mails at 0.3 s), as a slow relay makes it
     monkeypatch.setattr(delivery, "LEASE", delivery.timedelta(seconds=0.5))
-    server = Server(session_factory(engine))
-    for n in range(24):
-        server.handle(f"p{n}@example.org", "help")
+    server = with_mails(engine, 24)
     settings = Settings(address="pbem@example.org")
     got: Counter[str] = Counter()
     stop = time.monotonic() + 12
@@ -74,9 +80,7 @@ def test_a_claim_takes_a_few_mails_at_once_and_another_claim_skips_them(engine: 
     """One statement claims up to its count of the oldest due mails, fixes
     each one's Message-ID and leases them; the next claim takes the next
     ones, and on PostgreSQL skips the rows another loop's claim holds."""
-    server = Server(session_factory(engine))
-    for n in range(25):
-        server.handle(f"p{n}@example.org", "help")
+    with_mails(engine, 25)
     settings = Settings(address="pbem@example.org")
     now = utc_now()
     first = claim(engine, settings, now, 20)
@@ -111,9 +115,7 @@ def test_a_pass_gives_back_a_claim_whose_lease_is_half_gone(
     kept) and claims again, so each mail goes out once, none after its
     lease ran out."""
     monkeypatch.setattr(delivery, "LEASE", delivery.timedelta(seconds=1))
-    server = Server(session_factory(engine))
-    for n in range(5):
-        server.handle(f"p{n}@example.org", "help")
+    server = with_mails(engine, 5)
     settings = Settings(address="pbem@example.org")
     got: Counter[str] = Counter()
 
