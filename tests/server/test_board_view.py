@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import Engine, event, select
 
 from pbem.server import Server
-from pbem.server.board_view import BoardView
+from pbem.server.board_view import BoardView, _read, _read_whole, _stamp
 from pbem.store import Board, MoveRow, session_factory
 from pbem.store.boards import rebuild
 from tests.server.test_commands import CheckedServer, Clock, signup
@@ -124,3 +124,56 @@ def test_ratings_and_subscribers_are_read_fresh(server: Server) -> None:
     assert set(ratings) == set(ended.user_ids)
     alice, bob = (ratings[user_id] for user_id in ended.user_ids)
     assert alice[0] > bob[0] and alice[1] == bob[1] == 1
+
+
+def test_a_changed_board_is_read_in_two_statements_on_postgresql(
+    server: Server, other: Server, engine: Engine
+) -> None:
+    """A process whose kept view is old (the opponent moved on another
+    server) reads the board's stamp and then, on PostgreSQL, the whole view
+    in one statement with no transaction around it; SQLite reads the parts
+    one by one, which costs no round trip there."""
+    signup(server, "alice", "bob")
+    server.handle("alice@example.org", "vasco challenge alice bob")
+    view(other)
+    server.handle("alice@example.org", "vasco move 1 alice pw-alice a0,0")
+    statements: list[str] = []
+
+    def count(*args: object) -> None:
+        statements.append(str(args[2]).lstrip().split()[0].upper())
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        changed = view(other)
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert changed.version == 1
+    if engine.dialect.name == "postgresql":
+        assert statements == ["SELECT", "SELECT"]
+    else:
+        assert statements.count("SELECT") == 6  # the stamp, and again with the parts
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_the_one_statement_reads_what_the_parts_read(server: Server, engine: Engine) -> None:
+    """PostgreSQL's one statement and the parts (SQLite's way, the reference)
+    read the same view, on a board with every part: moves with comments,
+    chat, a proposal; and no board at all."""
+    signup(server, "alice", "bob", "carol")
+    server.handle("alice@example.org", "vasco challenge alice bob")
+    server.handle("alice@example.org", "vasco move 1 alice pw-alice a0,0", "Good luck")
+    server.handle("bob@example.org", "vasco chat 1 bob pw-bob", "Thanks, you too")
+    server.handle("bob@example.org", "vasco accept bob pw-bob")
+    server.handle("bob@example.org", "vasco move 1 bob pw-bob b1,0")
+    server.handle("alice@example.org", "vasco propose 1 alice pw-alice")
+    with engine.connect() as connection:
+        stamped = _stamp(connection, 1)
+        assert stamped is not None
+        parts = _read(connection, 1, *stamped)
+        whole = _read_whole(connection, 1)
+        assert _read_whole(connection, 2) is None
+    assert whole == parts
+    assert [move.comment for move in whole.moves] == ["Good luck", ""]
+    assert [line.text for line in whole.chat] == ["Thanks, you too"]
+    assert whole.votes == (("draw", 0),)
+    assert_agrees(server, whole)

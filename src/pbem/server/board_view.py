@@ -9,8 +9,10 @@ beside a board change elsewhere and are read fresh (`BoardViews.around`).
 
 The reads are plain SQL, not ORM objects: a page or an API answer costs a
 statement or two, not a session and a dozen loaded rows. On PostgreSQL a
-view is read in one REPEATABLE READ transaction, so its rows agree with its
-stamp even while a move commits beside it.
+view is read in one statement (`_WHOLE`, its parts as arrays), so it is one
+round trip and its rows agree with the stamp it read even while a move
+commits beside it; on SQLite, where a statement costs no round trip, in a
+few plain ones in a reading transaction.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, select
+from sqlalchemy import Connection, Engine, Select, bindparam, select, true
+from sqlalchemy.dialects.postgresql import aggregate_order_by, array_agg
+from sqlalchemy.sql.elements import ColumnElement
 
 from ..games.base import Options, State
 from ..store import (
@@ -90,6 +94,60 @@ _CHAT = (
     .join(User, User.id == ChatLine.user_id)
     .where(ChatLine.board_id == bindparam("board"))
     .order_by(ChatLine.id)
+)
+
+
+def _arrays(
+    prefix: str, order: ColumnElement[Any], columns: Sequence[ColumnElement[Any]], rows: Select[Any]
+) -> Any:
+    """`rows` as one row of arrays, a column's values each, in `order`
+    (NULL for no rows): a LATERAL subquery of the whole view's statement."""
+    gathered = [
+        array_agg(aggregate_order_by(column, order)).label(f"{prefix}_{column.key}")
+        for column in columns
+    ]
+    return rows.with_only_columns(*gathered).lateral(prefix)
+
+
+# The whole view in one statement, on PostgreSQL: the board's row with its
+# votes, seats, moves and chat as arrays (one round trip where the five
+# statements above, in a REPEATABLE READ transaction, were eight; and a
+# statement sees one snapshot, so its rows agree with its own stamp).
+_VOTES_ALL = _arrays(
+    "vote", Vote.id, (Vote.kind, Vote.seat), select().where(Vote.board_id == Board.id)
+)
+_SEATS_ALL = _arrays(
+    "seat",
+    BoardPlayer.seat,
+    (BoardPlayer.seat, BoardPlayer.user_id, User.userid),
+    select().join_from(BoardPlayer, User).where(BoardPlayer.board_id == Board.id),
+)
+_MOVES_ALL = _arrays(
+    "move",
+    MoveRow.number,
+    list(_MOVES.selected_columns),
+    select().where(MoveRow.board_id == Board.id),
+)
+_CHAT_ALL = _arrays(
+    "chat",
+    ChatLine.id,
+    (ChatLine.after, User.userid, ChatLine.text, ChatLine.said_at),
+    select().join_from(ChatLine, User).where(ChatLine.board_id == Board.id),
+)
+_WHOLE = (
+    select(
+        Board.game,
+        Board.revision,
+        Board.status,
+        *_BOARD.selected_columns,
+        *(part.c for part in (_VOTES_ALL, _SEATS_ALL, _MOVES_ALL, _CHAT_ALL)),
+    )
+    .select_from(Board)
+    .join(_VOTES_ALL, true())
+    .join(_SEATS_ALL, true())
+    .join(_MOVES_ALL, true())
+    .join(_CHAT_ALL, true())
+    .where(Board.id == bindparam("board"))
 )
 _RATINGS = select(Rating.user_id, Rating.rating, Rating.games).where(
     Rating.game == bindparam("game"), Rating.user_id.in_(bindparam("users", expanding=True))
@@ -277,8 +335,6 @@ class BoardViews:
     def __init__(self, engine: Engine, size: int = KEPT_VIEWS) -> None:
         self.engine = engine  # the database it reads, as given
         self._stamps = statements(engine)  # the stamp alone: one round trip
-        if engine.dialect.name == "postgresql":
-            engine = engine.execution_options(isolation_level="REPEATABLE READ")
         self._engine = engine.execution_options(**{READING: True})  # SQLite: no write lock
         self._views: Recent[BoardView] = Recent(size)
 
@@ -286,8 +342,9 @@ class BoardViews:
         """The board as it is now; None when there is no such board.
 
         Its stamp is read first, alone; a view kept at that stamp is the
-        answer. Otherwise the view is read whole in one transaction (which
-        reads the stamp again, so the rows agree with it)."""
+        answer. Otherwise the view is read whole: on PostgreSQL in one
+        statement, on SQLite in one transaction (each reads the stamp
+        again, so the rows agree with it)."""
         with self._stamps.connect() as connection:
             stamp = _stamp(connection, board_id)
         if stamp is None:
@@ -295,6 +352,10 @@ class BoardViews:
         found = self._views.get(stamp[0])
         if found is not None:
             return found
+        if self._stamps.dialect.name == "postgresql":
+            with self._stamps.connect() as connection:  # one statement: no transaction
+                view = _read_whole(connection, board_id)
+            return None if view is None else self._views.put(view.stamp, view)
         with self._engine.connect() as connection:
             return read_view(connection, board_id, self._views)
 
@@ -347,12 +408,15 @@ def read_view(
     if read is None:
         return None
     stamp, first, votes = read
-    if kept is None:
-        return _read(connection, board_id, stamp, first, votes)
-    found = kept.get(stamp)
+    found = None if kept is None else kept.get(stamp)
     if found is not None:
         return found
-    return kept.put(stamp, _read(connection, board_id, stamp, first, votes))
+    if connection.dialect.name == "postgresql":
+        view = _read_whole(connection, board_id)
+        assert view is not None  # (its stamp was just read in the same transaction)
+    else:
+        view = _read(connection, board_id, stamp, first, votes)
+    return view if kept is None else kept.put(view.stamp, view)
 
 
 def _stamp(
@@ -375,26 +439,61 @@ def _read(
     first: Any,
     votes: Sequence[tuple[str, int]],
 ) -> BoardView:
+    """The view at `stamp` (read in the same transaction), statement by
+    statement: SQLite's way, where a statement is no round trip."""
     board = connection.execute(_BOARD, {"board": board_id}).one()
     seats = connection.execute(_PLAYERS, {"board": board_id}).all()
-    players = tuple(row.userid for row in seats)
-    moves = tuple(
-        PlayedMove(
-            number=row.number,
-            seat=row.seat,
-            player=players[row.seat],
-            text=row.text,
-            note=row.note,
-            comment=row.comment,
-            auto=row.auto,
-            played_at=row.played_at,
-        )
-        for row in connection.execute(_MOVES, {"board": board_id})
+    return _built(
+        board_id,
+        stamp,
+        first,
+        board,
+        tuple(votes),
+        [(row.seat, row.user_id, row.userid) for row in seats],
+        connection.execute(_MOVES, {"board": board_id}).all(),
+        connection.execute(_CHAT, {"board": board_id}).all(),
     )
-    chat = tuple(
-        ChatSaid(row.after, row.userid, row.text, row.said_at)
-        for row in connection.execute(_CHAT, {"board": board_id})
+
+
+def _read_whole(connection: Connection, board_id: int) -> BoardView | None:
+    """The view in one statement, at the stamp that statement saw
+    (PostgreSQL's way); None when there is no such board."""
+    row = connection.execute(_WHOLE, {"board": board_id}).one_or_none()
+    if row is None:
+        return None
+
+    def rows(prefix: str, names: Sequence[str]) -> list[tuple[Any, ...]]:
+        columns = [getattr(row, f"{prefix}_{name}") or [] for name in names]
+        return list(zip(*columns, strict=True))
+
+    votes = tuple((kind, seat) for kind, seat in rows("vote", ("kind", "seat")))
+    stamp = (board_id, row.revision, row.status, votes)
+    return _built(
+        board_id,
+        stamp,
+        row,
+        row,
+        votes,
+        rows("seat", ("seat", "user_id", "userid")),
+        rows("move", [column.key for column in _MOVES.selected_columns]),
+        rows("chat", ("after", "userid", "text", "said_at")),
     )
+
+
+def _built(
+    board_id: int,
+    stamp: Hashable,
+    first: Any,
+    board: Any,
+    votes: tuple[tuple[str, int], ...],
+    seats: Sequence[tuple[int, int, str]],
+    moves: Sequence[Sequence[Any]],
+    chat: Sequence[Sequence[Any]],
+) -> BoardView:
+    """A view from its rows: the stamp's `first` (game, revision, status),
+    the `board` row (_BOARD's columns), seats as (seat, user id, userid),
+    moves as _MOVES's rows and chat as _CHAT's, each in order."""
+    players = tuple(userid for _, _, userid in seats)
     return BoardView(
         stamp=stamp,
         id=board_id,
@@ -403,7 +502,7 @@ def _read(
         options=board.options,
         record=tuple(board.snapshot["moves"]),
         players=players,
-        user_ids=tuple(row.user_id for row in seats),
+        user_ids=tuple(user_id for _, user_id, _ in seats),
         status=first.status,
         version=board.version,
         to_move=board.to_move,
@@ -415,10 +514,13 @@ def _read(
         total_days=board.total_days,
         created_at=board.created_at,
         updated_at=board.updated_at,
-        votes=tuple(votes),
-        moves=moves,
+        votes=votes,
+        moves=tuple(
+            PlayedMove(number, seat, players[seat], text, note, comment, auto, played_at)
+            for number, seat, text, note, comment, auto, played_at in moves
+        ),
         hints=board.hints,
-        chat=chat,
+        chat=tuple(ChatSaid(*line) for line in chat),
         unrated=board.unrated,
     )
 
