@@ -25,7 +25,6 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, Select, bindparam, select, true
 from sqlalchemy.dialects.postgresql import aggregate_order_by, array_agg
-from sqlalchemy.sql.elements import ColumnElement
 
 from ..games.base import Options, State
 from ..store import (
@@ -76,18 +75,17 @@ _PLAYERS = (
     .where(BoardPlayer.board_id == bindparam("board"))
     .order_by(BoardPlayer.seat)
 )
+_MOVE_COLUMNS = (
+    MoveRow.number,
+    MoveRow.seat,
+    MoveRow.text,
+    MoveRow.note,
+    MoveRow.comment,
+    MoveRow.auto,
+    MoveRow.played_at,
+)
 _MOVES = (
-    select(
-        MoveRow.number,
-        MoveRow.seat,
-        MoveRow.text,
-        MoveRow.note,
-        MoveRow.comment,
-        MoveRow.auto,
-        MoveRow.played_at,
-    )
-    .where(MoveRow.board_id == bindparam("board"))
-    .order_by(MoveRow.number)
+    select(*_MOVE_COLUMNS).where(MoveRow.board_id == bindparam("board")).order_by(MoveRow.number)
 )
 _CHAT = (
     select(ChatLine.after, User.userid, ChatLine.text, ChatLine.said_at)
@@ -97,9 +95,7 @@ _CHAT = (
 )
 
 
-def _arrays(
-    prefix: str, order: ColumnElement[Any], columns: Sequence[ColumnElement[Any]], rows: Select[Any]
-) -> Any:
+def _arrays(prefix: str, order: Any, columns: Sequence[Any], rows: Select[Any]) -> Any:
     """`rows` as one row of arrays, a column's values each, in `order`
     (NULL for no rows): a LATERAL subquery of the whole view's statement."""
     gathered = [
@@ -125,7 +121,7 @@ _SEATS_ALL = _arrays(
 _MOVES_ALL = _arrays(
     "move",
     MoveRow.number,
-    list(_MOVES.selected_columns),
+    _MOVE_COLUMNS,
     select().where(MoveRow.board_id == Board.id),
 )
 _CHAT_ALL = _arrays(
@@ -475,7 +471,7 @@ def _read_whole(connection: Connection, board_id: int) -> BoardView | None:
         row,
         votes,
         rows("seat", ("seat", "user_id", "userid")),
-        rows("move", [column.key for column in _MOVES.selected_columns]),
+        rows("move", [column.key for column in _MOVE_COLUMNS]),
         rows("chat", ("after", "userid", "text", "said_at")),
     )
 
