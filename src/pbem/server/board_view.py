@@ -46,6 +46,9 @@ from ..store.positions import POSITIONS, drawn, svg_board
 from .recent import Recent
 
 KEPT_VIEWS = 2048  # boards per process
+# What any change of a board moves on: its id, revision, status and votes
+# ((kind, seat), oldest first).
+Stamp = tuple[int, int, BoardStatus, tuple[tuple[str, int], ...]]
 
 _STAMP = (
     select(Board.game, Board.revision, Board.status, Vote.kind, Vote.seat)
@@ -346,8 +349,19 @@ class BoardViews:
         if stamp is None:
             return None
         found = self._views.get(stamp[0])
-        if found is not None:
-            return found
+        return found if found is not None else self._fresh(board_id)
+
+    def at(self, stamp: Stamp) -> BoardView | None:
+        """The board's view at `stamp`, a stamp the caller has just read
+        (with other rows of the board, in one statement): kept, or read now;
+        None when the board has changed since (or is gone)."""
+        found = self._views.get(stamp)
+        if found is None:
+            found = self._fresh(stamp[0])
+        return found if found is not None and found.stamp == stamp else None
+
+    def _fresh(self, board_id: int) -> BoardView | None:
+        """The view read whole, now, and kept."""
         if self._stamps.dialect.name == "postgresql":
             with self._stamps.connect() as connection:  # one statement: no transaction
                 view = _read_whole(connection, board_id)
@@ -417,7 +431,7 @@ def read_view(
 
 def _stamp(
     connection: Connection, board_id: int
-) -> tuple[Hashable, Any, tuple[tuple[str, int], ...]] | None:
+) -> tuple[Stamp, Any, tuple[tuple[str, int], ...]] | None:
     """The board's stamp (what any change moves on), its first row and its
     votes; None when there is no such board."""
     rows = connection.execute(_STAMP, {"board": board_id}).all()

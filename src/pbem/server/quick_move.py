@@ -11,10 +11,10 @@ for those statements alone, not for the rules and the mails, and the
 turns of a process's moves arriving together are written in one commit
 (store/database.py GroupCommit). On PostgreSQL a move from the web or the
 API writes in one statement outside any transaction (`_write_at_once`): a
-move is then four round trips (its token, its board's stamp, its seats,
-that statement) where it was eight (the write turn was BEGIN, three
-statements and COMMIT): 180 to 190 moves a second became 230 to 250 in
-bench.load.
+move is then three round trips (its token, its board's stamp with its
+seats, that statement; and one more when this process does not keep the
+board's view at that stamp) where it was eight (the write turn was BEGIN,
+three statements and COMMIT) and a view not kept cost seven more.
 
 Anything else (a board a bot plays on, a board with proposals, a
 submitted or queued move, a subscriber, a total-time clock; a move that
@@ -97,11 +97,15 @@ _WATCHED = exists().where(
     Subscription.board_id == Board.id, Subscription.kind == SubscriptionKind.BOARD
 )
 _VOTED = exists().where(Vote.board_id == Board.id)
-# Everything a plain move reads besides the board's view, in one round
-# trip: a row per seat, with the seat's user as the board mail and the
-# password check need them, and the board's busy marks on every row.
+# Everything a plain move reads, in one round trip: a row per seat, with the
+# seat's user as the board mail and the password check need them, and on
+# every row the board's stamp (the view kept at it, or read then, is the
+# board as the move is planned on) and its busy marks.
 _SEATS = (
     select(
+        Board.revision,
+        Board.status,
+        _VOTED.label("voted"),
         BoardPlayer.seat,
         User.mail_preference,
         _MAIN_ADDRESS.label("address"),
@@ -207,14 +211,17 @@ def quick_move(
     (`vouched`) or whose password this process has checked before; by mail
     (`mailed`), as its answer. None when it is not one (the caller then
     runs the full command)."""
-    view = views.get(command.board)
+    with reader.connect() as connection:
+        seats = connection.execute(_SEATS, {"board": command.board}).all()
+    if not seats or seats[0].busy or seats[0].voted:
+        return None  # (no such board, or a busy one: the full path says what)
+    if len({row.userid_key for row in seats}) != len(seats):
+        return None  # (a player alone on the board: the full path)
+    first = seats[0]
+    view = views.at((command.board, first.revision, first.status, ()))
     if view is None or not _plain(view, command):
         return None
-    with reader.connect() as connection:
-        seats = connection.execute(_SEATS, {"board": view.id}).all()
-    if not seats or seats[0].busy or len({row.userid_key for row in seats}) != len(seats):
-        return None  # (busy, or a player alone on the board: the full path)
-    nagged_at = seats[0].nagged_at
+    nagged_at = first.nagged_at
     mover = next((row for row in seats if row.userid_key == command.userid.lower()), None)
     if mover is None or not mover.address_keys:
         return None  # (a bot, or a player with no address: the full path)
