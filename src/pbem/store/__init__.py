@@ -5,6 +5,7 @@ SQLite at ./var/pbem.sqlite3 by default; PostgreSQL through PBEM_DATABASE_URL.
 
 from .database import database_url, make_engine, reading, session_factory, upgrade
 from .models import (
+    MAX_ID,
     Address,
     ApiToken,
     Base,
@@ -28,6 +29,7 @@ from .models import (
 from .status import BoardStatus, Ending, SubscriptionKind
 
 __all__ = [
+    "MAX_ID",
     "Address",
     "ApiToken",
     "Base",

@@ -34,6 +34,12 @@ def _stored_as_value(kind: type[BoardStatus] | type[Ending], length: int) -> Enu
     )
 
 
+# The largest id a table holds (its primary keys are PostgreSQL's `integer`;
+# SQLite's go to 2**63 - 1): a number above it names no row, and asking the
+# database for one is an error there, not an empty answer.
+MAX_ID = 2**31 - 1
+
+
 class Base(DeclarativeBase):
     pass
 

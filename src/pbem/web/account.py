@@ -13,6 +13,7 @@ from ..server.accounts import find_user
 from ..server.commands import Change, Command, MailPreference, Signup, Vacation
 from ..server.errors import CommandError
 from .actions import Outcome, act_on, execute_as, flash, server_of
+from .found import TokenId
 from .session import PostedForm, check_csrf, current_userid, log_in, log_out
 from .templating import render
 
@@ -168,7 +169,7 @@ def make_token(request: Request, userid: str, label: str) -> HTMLResponse:
 
 
 @router.post("/account/token/{token_id}/delete", dependencies=[Depends(check_csrf)])
-def delete_token(request: Request, token_id: int) -> RedirectResponse:
+def delete_token(request: Request, token_id: TokenId) -> RedirectResponse:
     userid = account_user(request)
     if not api_tokens.revoke(server_of(request), userid, token_id):
         raise HTTPException(404, "You have no such token.")

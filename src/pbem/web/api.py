@@ -75,6 +75,7 @@ from .api_models import (
     Standings,
     StandingSection,
 )
+from .found import BoardId
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -129,7 +130,7 @@ async def required_user(userid: Annotated[str | None, Depends(token_user)]) -> s
 OptionalUser = Annotated[str | None, Depends(token_user)]
 TokenUser = Annotated[str, Depends(required_user)]
 GamePath = Annotated[str, Path(description=f"The game: {', '.join(GAMES)}.")]
-BoardPath = Annotated[int, Path(description="The board number.")]
+BoardPath = BoardId
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorBody, "description": "No API token, or one that is not known."},

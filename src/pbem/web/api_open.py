@@ -4,20 +4,18 @@ starts), withdraw one's own. The same commands as `GAME games open`,
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Path, Request, Response
+from fastapi import APIRouter, Request, Response
 
 from ..server import commands, open_challenges
 from ..server.open_challenges import Listed
 from .actions import dashed, server_of
 from .api import ERRORS, READ_ERRORS, GamePath, TokenUser, action_result, execute
 from .api_models import ActionResult, OpenChallengeOut, OpenChallengeRequest
-from .found import game_or_404
+from .found import OfferId, game_or_404
 
 router = APIRouter(prefix="/api", tags=["api"])
 
-OfferPath = Annotated[int, Path(description="The open challenge's number.")]
+OfferPath = OfferId
 
 
 def shown(item: Listed) -> OpenChallengeOut:

@@ -18,7 +18,7 @@ from ..server.messages import Effect
 from ..server.view_commands import play_moves
 from . import move_entry
 from .actions import act_on, flash, play, server_of
-from .found import game_or_404, page_view
+from .found import BoardId, game_or_404, page_view
 from .session import PostedForm, check_csrf, current_userid
 from .templating import TEMPLATES, render, svg_markup
 
@@ -82,7 +82,9 @@ def rating_change(change: tuple[float, float] | None) -> str:
 
 
 @router.get("/{game_name}/{board_id}", response_class=HTMLResponse)
-def board_view(request: Request, game_name: str, board_id: int, at: int | None = None) -> Response:
+def board_view(
+    request: Request, game_name: str, board_id: BoardId, at: int | None = None
+) -> Response:
     server = server_of(request)
     userid = current_userid(request)
     view = page_view(server, game_name, board_id)
@@ -167,7 +169,7 @@ def ending_of(view: BoardView) -> GameOver | None:
 def poll(
     request: Request,
     game_name: str,
-    board_id: int,
+    board_id: BoardId,
     version: int,
     active: bool = True,
     hint: str = "",
@@ -205,7 +207,7 @@ def poll(
     response_class=HTMLResponse,
     dependencies=[Depends(check_csrf)],
 )
-def preview(request: Request, game_name: str, board_id: int, form: PostedForm) -> HTMLResponse:
+def preview(request: Request, game_name: str, board_id: BoardId, form: PostedForm) -> HTMLResponse:
     """The board after the move, played on a copy (the server's `preview`):
     nothing is stored or mailed."""
     text = str(form.get("move", "")).strip()
@@ -236,7 +238,7 @@ def preview(request: Request, game_name: str, board_id: int, form: PostedForm) -
 
 
 @router.post("/{game_name}/{board_id}/move", dependencies=[Depends(check_csrf)])
-def move(request: Request, game_name: str, board_id: int, form: PostedForm) -> RedirectResponse:
+def move(request: Request, game_name: str, board_id: BoardId, form: PostedForm) -> RedirectResponse:
     """Play the move (with the `#N` guard: the page's move number)."""
     game = game_or_404(game_name)
     text = "".join(str(form.get("move", "")).split())
@@ -250,7 +252,7 @@ def move(request: Request, game_name: str, board_id: int, form: PostedForm) -> R
 
 
 @router.post("/{game_name}/{board_id}/rematch", dependencies=[Depends(check_csrf)])
-def rematch(request: Request, game_name: str, board_id: int) -> RedirectResponse:
+def rematch(request: Request, game_name: str, board_id: BoardId) -> RedirectResponse:
     """A new board for a finished board's players: the same game, options,
     timing, hints and ratedness, the seats swapped (who moved second moves
     first)."""
@@ -283,7 +285,9 @@ def rematch(request: Request, game_name: str, board_id: int) -> RedirectResponse
 
 
 @router.post("/{game_name}/{board_id}/special", dependencies=[Depends(check_csrf)])
-def special(request: Request, game_name: str, board_id: int, form: PostedForm) -> RedirectResponse:
+def special(
+    request: Request, game_name: str, board_id: BoardId, form: PostedForm
+) -> RedirectResponse:
     """Resign, propose a draw, undo, accept or reject; a queued move; chat."""
     game = game_or_404(game_name)
     userid = require_login(request)

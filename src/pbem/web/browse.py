@@ -11,7 +11,7 @@ from ..server import listings, open_challenges
 from ..server.commands import Challenge, PostOpen, TakeOpen, WithdrawOpen
 from ..server.standings import SECTION_SIZE, SECTIONS, standing_sections
 from .actions import act_on, dashed, flash, server_of
-from .found import game_or_404
+from .found import OfferId, game_or_404
 from .session import PostedForm, check_csrf, current_userid
 from .templating import render, rules_html, svg_markup
 
@@ -201,7 +201,7 @@ def post_open(request: Request, game_name: str, form: PostedForm) -> RedirectRes
 
 
 @router.post("/{game_name}/open/{number}/{action}", dependencies=[Depends(check_csrf)])
-def answer_open(request: Request, game_name: str, number: int, action: str) -> RedirectResponse:
+def answer_open(request: Request, game_name: str, number: OfferId, action: str) -> RedirectResponse:
     """Take an open challenge (the board starts), or withdraw one's own."""
     game = game_or_404(game_name)
     if action not in ("take", "withdraw"):

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from fastapi import HTTPException
+from typing import Annotated
+
+from fastapi import HTTPException, Path
 
 from ..games import GAMES, get_game
 from ..games.base import Game
 from ..server import Server
 from ..server.board_view import BoardView
+from ..store import MAX_ID
+
+# The numbers a URL names a row by, bounded as the database's ids are: a
+# number beyond them is refused with a 422 that says so, never asked for.
+BoardId = Annotated[int, Path(ge=1, le=MAX_ID, description="The board number.")]
+OfferId = Annotated[int, Path(ge=1, le=MAX_ID, description="The open challenge's number.")]
+TokenId = Annotated[int, Path(ge=1, le=MAX_ID, description="The API token's number.")]
 
 
 def game_or_404(name: str) -> Game:

@@ -26,7 +26,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
 from .actions import server_of
-from .found import page_view
+from .found import BoardId, page_view
 
 router = APIRouter(include_in_schema=False)
 log = logging.getLogger(__name__)
@@ -135,7 +135,7 @@ def event(name: str, data: object) -> str:
 
 @router.get("/{game_name}/{board_id}/events")
 async def events(
-    request: Request, game_name: str, board_id: int, revision: int
+    request: Request, game_name: str, board_id: BoardId, revision: int
 ) -> StreamingResponse:
     """The board page's stream: `changed` (with the board's revision and
     whether it is still played) whenever the board moves on from

@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from ..games.base import Choice, MoveButton, MoveSyntaxError, State
 from .actions import flash, play, server_of
-from .found import page_view
+from .found import BoardId, page_view
 from .session import PostedForm, check_csrf, current_userid
 
 router = APIRouter(include_in_schema=False)
@@ -43,7 +43,7 @@ def unreadable(error: MoveSyntaxError) -> HTTPException:
 
 
 @router.get("/{game_name}/{board_id}/choices", response_class=HTMLResponse)
-def choices(request: Request, game_name: str, board_id: int, at: str) -> HTMLResponse:
+def choices(request: Request, game_name: str, board_id: BoardId, at: str) -> HTMLResponse:
     """The moves legal at a place the board marks `data-choices` (Vasco's
     orientations at a cell, Trugo's rotations), each a button with its
     picture."""
@@ -58,7 +58,7 @@ def choices(request: Request, game_name: str, board_id: int, at: str) -> HTMLRes
 
 
 @router.get("/{game_name}/{board_id}/movable")
-def movable(request: Request, game_name: str, board_id: int) -> JSONResponse:
+def movable(request: Request, game_name: str, board_id: BoardId) -> JSONResponse:
     """The places (`data-place` names) whose piece the player to move can
     move now: the pieces the page makes clickable."""
     state = current_state(request, game_name, board_id)
@@ -67,7 +67,7 @@ def movable(request: Request, game_name: str, board_id: int) -> JSONResponse:
 
 @router.get("/{game_name}/{board_id}/destinations")
 def destinations(
-    request: Request, game_name: str, board_id: int, start: str = Query(alias="from")
+    request: Request, game_name: str, board_id: BoardId, start: str = Query(alias="from")
 ) -> JSONResponse:
     """Where the piece at place `from` can go: each destination's name and
     the full move texts ending there; empty when it cannot move."""
@@ -81,7 +81,7 @@ def destinations(
 
 @router.post("/{game_name}/{board_id}/button", dependencies=[Depends(check_csrf)])
 def button_with_number(
-    request: Request, game_name: str, board_id: int, form: PostedForm
+    request: Request, game_name: str, board_id: BoardId, form: PostedForm
 ) -> RedirectResponse:
     """A move button with a number (Vacu's komi step) without JavaScript:
     the button's move and the number make the move (`komi6`), played as the

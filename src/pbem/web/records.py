@@ -12,7 +12,7 @@ from ..games import get_game
 from ..server.records import text_record
 from .actions import server_of
 from .api import detail_json
-from .found import page_view
+from .found import BoardId, page_view
 
 router = APIRouter(include_in_schema=False)
 
@@ -26,14 +26,14 @@ def attachment(body: str | bytes, media_type: str, filename: str) -> Response:
 
 
 @router.get("/{game_name}/{board_id}/record.txt")
-def record_text(request: Request, game_name: str, board_id: int) -> Response:
+def record_text(request: Request, game_name: str, board_id: BoardId) -> Response:
     view = page_view(server_of(request), game_name, board_id)
     name = f"{view.game}-{view.id}.txt"
     return attachment(text_record(view), "text/plain; charset=utf-8", name)
 
 
 @router.get("/{game_name}/{board_id}/record.sgf")
-def record_sgf(request: Request, game_name: str, board_id: int) -> Response:
+def record_sgf(request: Request, game_name: str, board_id: BoardId) -> Response:
     view = page_view(server_of(request), game_name, board_id)
     sgf = view.state().sgf(view.players)
     if sgf is None:
@@ -45,14 +45,16 @@ def record_sgf(request: Request, game_name: str, board_id: int) -> Response:
 
 
 @router.get("/{game_name}/{board_id}/record.json")
-def record_json(request: Request, game_name: str, board_id: int) -> Response:
+def record_json(request: Request, game_name: str, board_id: BoardId) -> Response:
     """The API's answer for the board (GET /api/GAME/boards/BOARD), to keep."""
     view = page_view(server_of(request), game_name, board_id)
     return attachment(detail_json(request, view), "application/json", f"{view.game}-{view.id}.json")
 
 
 @router.get("/{game_name}/{board_id}/board.svg")
-def board_svg(request: Request, game_name: str, board_id: int, at: int | None = None) -> Response:
+def board_svg(
+    request: Request, game_name: str, board_id: BoardId, at: int | None = None
+) -> Response:
     view = page_view(server_of(request), game_name, board_id)
     shown = view.shown(at)
     name = f"{view.game}-{view.id}-move{shown}.svg"
@@ -60,7 +62,9 @@ def board_svg(request: Request, game_name: str, board_id: int, at: int | None = 
 
 
 @router.get("/{game_name}/{board_id}/board.png")
-def board_png(request: Request, game_name: str, board_id: int, at: int | None = None) -> Response:
+def board_png(
+    request: Request, game_name: str, board_id: BoardId, at: int | None = None
+) -> Response:
     view = page_view(server_of(request), game_name, board_id)
     shown = view.shown(at)
     try:
