@@ -362,3 +362,46 @@ def test_a_plain_move_is_two_round_trips_on_postgresql(
         board = session.get_one(Board, 1)
         assert board.version == 2 and [move.seat for move in board.moves] == [0, 1]
         assert session.scalar(select(func.count()).select_from(OutboxMessage)) >= 4
+
+
+def test_a_mailed_move_is_written_in_one_statement_on_postgresql(
+    twins: tuple[Server, Server, Clock], taken: list[bool]
+) -> None:
+    """By mail, with a password checked before: the seats are read with the
+    answers the sender had this hour, and the claim (proven by the password
+    hash), the mail's Message-ID, the move and the mails are written as one
+    statement on PostgreSQL (it was a transaction of six); the same mail
+    again is seen and not answered. SQLite writes in its shared turn."""
+    quick, _, _ = twins
+    start((quick,), "trugo challenge ann bob")
+    quick.handle("ann@example.org", "mail ann pw-ann every")  # her password is known now
+    state = get_game("trugo").start()
+    text = state.move_text(state.legal_moves()[0])
+    engine = quick.sessions.kw["bind"]
+    quick.views.get(1)
+    said: list[str] = []
+
+    def note(connection: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        driver = connection.connection.driver_connection
+        alone = engine.dialect.name == "postgresql" and driver.autocommit
+        said.append(statement.split(None, 1)[0].upper() + ("" if alone else " in a transaction"))
+
+    line = f"trugo move 1 ann pw-ann {text}"
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        sent = quick.handle("ann@example.org", line, "", "<one@t>", by_mail=True)
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert taken == [True] and [mail.error for mail in sent] == [None, None]
+    if engine.dialect.name == "postgresql":
+        assert said == ["SELECT", "WITH"]
+    else:
+        assert said.count("UPDATE in a transaction") == 1
+    assert quick.handle("ann@example.org", line, "", "<one@t>", by_mail=True) == []
+    with quick.sessions() as session:
+        board = session.get_one(Board, 1)
+        assert board.version == 1
+        answers = session.scalars(
+            select(OutboxMessage).where(OutboxMessage.answers == "ann@example.org")
+        ).all()
+        assert [mail.in_reply_to for mail in answers] == ["<one@t>"]

@@ -9,12 +9,15 @@ the move and writes its mails there, and only then takes the write turn
 for a guarded UPDATE and a few INSERTs. On SQLite the write lock is held
 for those statements alone, not for the rules and the mails, and the
 turns of a process's moves arriving together are written in one commit
-(store/database.py GroupCommit). On PostgreSQL a move from the web or the
-API writes in one statement outside any transaction (`_write_at_once`): a
-move is then three round trips (its token, its board's stamp with its
-seats, that statement; and one more when this process does not keep the
-board's view at that stamp) where it was eight (the write turn was BEGIN,
-three statements and COMMIT) and a view not kept cost seven more.
+(store/database.py GroupCommit). On PostgreSQL a plain move writes in one
+statement outside any transaction (`_write_at_once`): a move from the web
+or the API is then three round trips (its token, its board's stamp with
+its seats, that statement; and one more when this process does not keep
+the board's view at that stamp) where it was eight (the write turn was
+BEGIN, three statements and COMMIT) and a view not kept cost seven more.
+A mailed one reads its sender's answers this hour with the seats and
+notes its Message-ID in the same statement: two round trips where it was
+ten.
 
 Anything else (a board a bot plays on, a board with proposals, a
 submitted or queued move, a subscriber, a total-time clock; a move that
@@ -74,7 +77,7 @@ from .footers import signed, stop_line
 from .messages import BoardView as ShownBoard
 from .messages import Effect, Outgoing, Sent, outbox_rows, queue_messages
 from .passwords import VERDICTS
-from .reply_cap import cap_replies
+from .reply_cap import REPLIES_PER_HOUR, WINDOW, answers_back, cap_replies, capped, replies_counted
 from .throttle import check_allowed
 
 _MAIN_ADDRESS = (
@@ -120,6 +123,12 @@ _SEATS = (
     .join(Board, Board.id == BoardPlayer.board_id)
     .where(BoardPlayer.board_id == bindparam("board"))
     .order_by(BoardPlayer.seat)
+)
+# The same for a mailed move written in one statement (PostgreSQL): with
+# the answers its sender has had this hour (reply_cap.py), read with the
+# seats instead of in the write turn.
+_SEATS_MAILED = _SEATS.add_columns(
+    replies_counted(bindparam("sender"), bindparam("since")).scalar_subquery().label("replies")
 )
 _NOTE_SEEN = insert(ProcessedMessage)  # its key is unique: a mail seen before fails here
 
@@ -212,7 +221,11 @@ def quick_move(
     (`mailed`), as its answer. None when it is not one (the caller then
     runs the full command)."""
     with reader.connect() as connection:
-        seats = connection.execute(_SEATS, {"board": command.board}).all()
+        if writer.alone is not None and mailed is not None and mailed.capped:
+            asked = {"board": command.board, "sender": mailed.sender.lower(), "since": now - WINDOW}
+            seats = connection.execute(_SEATS_MAILED, asked).all()
+        else:
+            seats = connection.execute(_SEATS, {"board": command.board}).all()
     if not seats or seats[0].busy or seats[0].voted:
         return None  # (no such board, or a busy one: the full path says what)
     if len({row.userid_key for row in seats}) != len(seats):
@@ -236,9 +249,15 @@ def quick_move(
         return None
     proof = None if vouched else mover.password_hash
     try:
-        if mailed is None and proof is None and writer.alone is not None:
+        if writer.alone is not None:
+            mails = _signed(planned.mails, _mover(planned))
+            if mailed is not None and mailed.capped:
+                so_far = first.replies
+                if so_far + len(answers_back(mailed.sender, mails)) >= REPLIES_PER_HOUR:
+                    return None  # the hour fills up: the full path holds what must wait
+                mails = capped(mailed.sender, mails, so_far, now)
             with writer.alone.connect() as connection:
-                mails = _write_at_once(connection, planned, nagged_at, now)
+                _write_at_once(connection, planned, mails, nagged_at, now, mailed, proof)
         else:
             mails = writer.run(
                 lambda connection: _write(connection, planned, nagged_at, now, mailed, proof)
@@ -305,23 +324,40 @@ def _write(
 
 
 def _write_at_once(
-    connection: Connection, planned: Planned, nagged_at: datetime | None, now: datetime
-) -> list[Outgoing]:
-    """`_write` for a move from the web or the API, on PostgreSQL: the same
-    claim, move and mails as one statement (the claim's UPDATE and the two
-    INSERTs as WITH clauses, the INSERTs taking their one row from the
-    claim's), so one round trip in autocommit, and atomic as any statement."""
-    mails = _signed(planned.mails, _mover(planned))
-    queued = outbox_rows(mails, now, None)
-    statement = _at_once(tuple(planned.move), tuple(queued[0]) if queued else (), len(queued))
+    connection: Connection,
+    planned: Planned,
+    mails: list[Outgoing],
+    nagged_at: datetime | None,
+    now: datetime,
+    mailed: Mailed | None,
+    proof: str | None,
+) -> None:
+    """`_write` on PostgreSQL, its `mails` signed and capped already: the
+    same claim, the mail noted as seen, the move and the mails as one
+    statement (the claim's UPDATE and the INSERTs as WITH clauses, the
+    INSERTs taking their one row from the claim's), so one round trip in
+    autocommit, and atomic as any statement: a board that changed writes
+    nothing (_Changed), a mail seen before fails on its key (IntegrityError)."""
+    key = None if mailed is None else mailed.key
+    queued = outbox_rows(mails, now, key)
+    statement = _at_once(
+        tuple(planned.move),
+        tuple(queued[0]) if queued else (),
+        len(queued),
+        proven=proof is not None,
+        seen=key is not None,
+    )
     values = {
         **_claim_values(planned, nagged_at),
         **{f"move_{name}": value for name, value in planned.move.items()},
         **{f"mail{n}_{name}": value for n, row in enumerate(queued) for name, value in row.items()},
     }
+    if proof is not None:
+        values |= {"mover": _mover(planned).lower(), "proof": proof}
+    if key is not None:
+        values |= {"seen_key": key[:400], "seen_processed_at": now}
     if connection.execute(statement, values).scalar_one() != 1:
         raise _Changed
-    return mails
 
 
 def _mover(planned: Planned) -> str:
@@ -347,12 +383,16 @@ def _signed(mails: list[Outgoing], mover: str) -> list[Outgoing]:
     return [mail if mail.footer is not None else signed(mail, stop_line(mover)) for mail in mails]
 
 
-@lru_cache(maxsize=16)
-def _at_once(move: tuple[str, ...], mail: tuple[str, ...], mails: int) -> Select[int]:
+@lru_cache(maxsize=32)
+def _at_once(
+    move: tuple[str, ...], mail: tuple[str, ...], mails: int, *, proven: bool, seen: bool
+) -> Select[int]:
     """The one statement of `_write_at_once`, for a move's columns and a
-    number of mails with their columns: it counts the boards claimed (1, or
-    0 when the board changed, and then nothing is written)."""
-    claim = _CLAIM.returning(Board.id).cte("claim")
+    number of mails with their columns, its claim proven by the mover's
+    password hash or not, noting a mail as seen or not: it counts the
+    boards claimed (1, or 0 when the board changed, and then nothing is
+    written)."""
+    claim = (_CLAIM_PROVEN if proven else _CLAIM).returning(Board.id).cte("claim")
 
     def one_row(table: Table, prefix: str, columns: tuple[str, ...]) -> Select[Any]:
         cells = [bindparam(f"{prefix}_{name}", type_=table.c[name].type) for name in columns]
@@ -361,6 +401,12 @@ def _at_once(move: tuple[str, ...], mail: tuple[str, ...], mails: int) -> Select
     moves = cast(Table, MoveRow.__table__)
     added = insert(moves).from_select(move, one_row(moves, "move", move)).cte("added")
     statement = select(func.count()).select_from(claim).add_cte(added)
+    if seen:
+        processed = cast(Table, ProcessedMessage.__table__)
+        noted = one_row(processed, "seen", ("key", "processed_at"))
+        statement = statement.add_cte(
+            insert(processed).from_select(["key", "processed_at"], noted).cte("seen")
+        )
     if mails:
         outbox = cast(Table, OutboxMessage.__table__)
         rows = union_all(*(one_row(outbox, f"mail{n}", mail) for n in range(mails)))

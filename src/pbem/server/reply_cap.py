@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import ColumnElement, Connection, Select, func, literal, select
 from sqlalchemy.orm import Session
 
 from ..store import OutboxMessage
@@ -23,18 +23,26 @@ REPLIES_PER_HOUR = 100
 WINDOW = timedelta(hours=1)
 
 
+def replies_counted(address: ColumnElement[str], since: ColumnElement[datetime]) -> Select[int]:
+    """The count of mails that answered commands mailed from `address` (its
+    lower case) since `since`."""
+    return (
+        select(func.count())
+        .select_from(OutboxMessage)
+        .where(OutboxMessage.answers == address, OutboxMessage.created_at > since)
+    )
+
+
 def replies_in_window(session: Session | Connection, address: str, now: datetime) -> int:
     """How many mails answered commands mailed from `address` in the last hour."""
-    return (
-        session.scalar(
-            select(func.count())
-            .select_from(OutboxMessage)
-            .where(
-                OutboxMessage.answers == address.lower(), OutboxMessage.created_at > now - WINDOW
-            )
-        )
-        or 0
-    )
+    counted = replies_counted(literal(address.lower()), literal(now - WINDOW))
+    return session.scalar(counted) or 0
+
+
+def answers_back(sender: str, messages: list[Outgoing]) -> list[Outgoing]:
+    """The messages that go back to `sender` (any case)."""
+    key = sender.lower()
+    return [message for message in messages if key in {a.lower() for a in message.to}]
 
 
 def cap_replies(
@@ -42,11 +50,18 @@ def cap_replies(
 ) -> list[Outgoing]:
     """The messages a mailed command may send: those back to `sender` marked
     as its answers, and cut to what the sender's hour still allows."""
+    if not answers_back(sender, messages):
+        return messages
+    return capped(sender, messages, replies_in_window(session, sender, now), now)
+
+
+def capped(sender: str, messages: list[Outgoing], so_far: int, now: datetime) -> list[Outgoing]:
+    """`cap_replies` for a sender who has had `so_far` answers this hour."""
     key = sender.lower()
-    back = [message for message in messages if key in {a.lower() for a in message.to}]
+    back = answers_back(sender, messages)
     if not back:
         return messages
-    room = REPLIES_PER_HOUR - replies_in_window(session, key, now)
+    room = REPLIES_PER_HOUR - so_far
     if room > len(back):  # the usual case: every answer goes
         keep, notice = len(back), False
     elif room > 0:  # the hour fills up now: what fits, the last place for the notice
