@@ -4,8 +4,9 @@ It knows no transport: the mail, web and command-line doors call
 `Server.handle(sender, command_line, body)` and deliver what it queued.
 """
 
+from ..store import MAX_ID  # the largest number a board, challenge or token can have
 from .errors import CommandError
 from .messages import Outgoing
 from .service import Server
 
-__all__ = ["CommandError", "Outgoing", "Server"]
+__all__ = ["MAX_ID", "CommandError", "Outgoing", "Server"]
