@@ -72,8 +72,9 @@ _BOARD = select(
     Board.total_days,
     Board.created_at,
 ).where(Board.id == bindparam("board"))
+_PLAYER_COLUMNS = (BoardPlayer.seat, BoardPlayer.user_id, User.userid)
 _PLAYERS = (
-    select(BoardPlayer.seat, BoardPlayer.user_id, User.userid)
+    select(*_PLAYER_COLUMNS)
     .join(User, User.id == BoardPlayer.user_id)
     .where(BoardPlayer.board_id == bindparam("board"))
     .order_by(BoardPlayer.seat)
@@ -90,8 +91,9 @@ _MOVE_COLUMNS = (
 _MOVES = (
     select(*_MOVE_COLUMNS).where(MoveRow.board_id == bindparam("board")).order_by(MoveRow.number)
 )
+_CHAT_COLUMNS = (ChatLine.after, User.userid, ChatLine.text, ChatLine.said_at)
 _CHAT = (
-    select(ChatLine.after, User.userid, ChatLine.text, ChatLine.said_at)
+    select(*_CHAT_COLUMNS)
     .join(User, User.id == ChatLine.user_id)
     .where(ChatLine.board_id == bindparam("board"))
     .order_by(ChatLine.id)
@@ -112,13 +114,12 @@ def _arrays(prefix: str, order: Any, columns: Sequence[Any], rows: Select[Any]) 
 # votes, seats, moves and chat as arrays (one round trip where the five
 # statements above, in a REPEATABLE READ transaction, were eight; and a
 # statement sees one snapshot, so its rows agree with its own stamp).
-_VOTES_ALL = _arrays(
-    "vote", Vote.id, (Vote.kind, Vote.seat), select().where(Vote.board_id == Board.id)
-)
+_VOTE_COLUMNS = (Vote.kind, Vote.seat)
+_VOTES_ALL = _arrays("vote", Vote.id, _VOTE_COLUMNS, select().where(Vote.board_id == Board.id))
 _SEATS_ALL = _arrays(
     "seat",
     BoardPlayer.seat,
-    (BoardPlayer.seat, BoardPlayer.user_id, User.userid),
+    _PLAYER_COLUMNS,
     select().join_from(BoardPlayer, User).where(BoardPlayer.board_id == Board.id),
 )
 _MOVES_ALL = _arrays(
@@ -130,7 +131,7 @@ _MOVES_ALL = _arrays(
 _CHAT_ALL = _arrays(
     "chat",
     ChatLine.id,
-    (ChatLine.after, User.userid, ChatLine.text, ChatLine.said_at),
+    _CHAT_COLUMNS,
     select().join_from(ChatLine, User).where(ChatLine.board_id == Board.id),
 )
 _WHOLE = (
@@ -472,11 +473,12 @@ def _read_whole(connection: Connection, board_id: int) -> BoardView | None:
     if row is None:
         return None
 
-    def rows(prefix: str, names: Sequence[str]) -> list[tuple[Any, ...]]:
-        columns = [getattr(row, f"{prefix}_{name}") or [] for name in names]
-        return list(zip(*columns, strict=True))
+    def rows(part: Any, columns: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """A part's rows from its arrays (`_arrays`), a column each."""
+        name = part.name
+        return list(zip(*(getattr(row, f"{name}_{c.key}") or [] for c in columns), strict=True))
 
-    votes = tuple((kind, seat) for kind, seat in rows("vote", ("kind", "seat")))
+    votes = tuple((kind, seat) for kind, seat in rows(_VOTES_ALL, _VOTE_COLUMNS))
     stamp = (board_id, row.revision, row.status, votes)
     return _built(
         board_id,
@@ -484,9 +486,9 @@ def _read_whole(connection: Connection, board_id: int) -> BoardView | None:
         row,
         row,
         votes,
-        rows("seat", ("seat", "user_id", "userid")),
-        rows("move", [column.key for column in _MOVE_COLUMNS]),
-        rows("chat", ("after", "userid", "text", "said_at")),
+        rows(_SEATS_ALL, _PLAYER_COLUMNS),
+        rows(_MOVES_ALL, _MOVE_COLUMNS),
+        rows(_CHAT_ALL, _CHAT_COLUMNS),
     )
 
 

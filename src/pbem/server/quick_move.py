@@ -77,7 +77,7 @@ from .footers import signed, stop_line
 from .messages import BoardView as ShownBoard
 from .messages import Effect, Outgoing, Sent, outbox_rows, queue_messages
 from .passwords import VERDICTS
-from .reply_cap import REPLIES_PER_HOUR, WINDOW, answers_back, cap_replies, capped, replies_counted
+from .reply_cap import WINDOW, all_fit, answers_back, cap_replies, capped, replies_counted
 from .throttle import check_allowed
 
 _MAIN_ADDRESS = (
@@ -252,10 +252,9 @@ def quick_move(
         if writer.alone is not None:
             mails = _signed(planned.mails, _mover(planned))
             if mailed is not None and mailed.capped:
-                so_far = first.replies
-                if so_far + len(answers_back(mailed.sender, mails)) >= REPLIES_PER_HOUR:
+                if not all_fit(first.replies, len(answers_back(mailed.sender, mails))):
                     return None  # the hour fills up: the full path holds what must wait
-                mails = capped(mailed.sender, mails, so_far, now)
+                mails = capped(mailed.sender, mails, first.replies, now)
             with writer.alone.connect() as connection:
                 _write_at_once(connection, planned, mails, nagged_at, now, mailed, proof)
         else:
@@ -303,22 +302,17 @@ def _write(
     (else _Changed); then the move and its mails, as sent (a mailed
     command's answers within its sender's hour, `reply_cap`). A mail
     handled before fails on its key (IntegrityError)."""
-    mover = _mover(planned)
     if mailed is not None and mailed.key is not None:
-        connection.execute(_NOTE_SEEN, [{"key": mailed.key[:400], "processed_at": now}])
-    values = _claim_values(planned, nagged_at)
-    if proof is None:
-        claimed = connection.execute(_CLAIM, values)
-    else:
-        proven = {**values, "mover": mover.lower(), "proof": proof}
-        claimed = connection.execute(_CLAIM_PROVEN, proven)
+        connection.execute(_NOTE_SEEN, [_seen(mailed.key, now)])
+    values = _claim_values(planned, nagged_at, proof)
+    claimed = connection.execute(_CLAIM if proof is None else _CLAIM_PROVEN, values)
     if rows_changed(claimed) != 1:
         raise _Changed
     connection.execute(_ADD_MOVE, [planned.move])
     mails = planned.mails
     if mailed is not None and mailed.capped:
         mails = cap_replies(connection, mailed.sender, mails, now)
-    mails = _signed(mails, mover)
+    mails = _signed(mails, _mover(planned))
     queue_messages(connection, mails, now, None if mailed is None else mailed.key)
     return mails
 
@@ -348,14 +342,12 @@ def _write_at_once(
         seen=key is not None,
     )
     values = {
-        **_claim_values(planned, nagged_at),
+        **_claim_values(planned, nagged_at, proof),
         **{f"move_{name}": value for name, value in planned.move.items()},
         **{f"mail{n}_{name}": value for n, row in enumerate(queued) for name, value in row.items()},
     }
-    if proof is not None:
-        values |= {"mover": _mover(planned).lower(), "proof": proof}
     if key is not None:
-        values |= {"seen_key": key[:400], "seen_processed_at": now}
+        values |= {f"seen_{name}": value for name, value in _seen(key, now).items()}
     if connection.execute(statement, values).scalar_one() != 1:
         raise _Changed
 
@@ -366,15 +358,26 @@ def _mover(planned: Planned) -> str:
     return planned.before.players[seat]
 
 
-def _claim_values(planned: Planned, nagged_at: datetime | None) -> dict[str, object]:
-    """The claim's parameters: the board as read, and its new row values."""
-    return {
+def _claim_values(
+    planned: Planned, nagged_at: datetime | None, proof: str | None
+) -> dict[str, object]:
+    """The claim's parameters: the board as read, its new row values, and
+    for a proven claim the mover and the password hash that proved them."""
+    values = {
         "board": planned.before.id,
         "read_version": planned.before.version,
         "read_revision": planned.before.revision,
         "read_nagged_at": nagged_at,
         **{f"new_{name}": value for name, value in planned.values.items()},
     }
+    if proof is not None:
+        values |= {"mover": _mover(planned).lower(), "proof": proof}
+    return values
+
+
+def _seen(key: str, now: datetime) -> dict[str, object]:
+    """The row that notes a mail (by its key) as handled."""
+    return {"key": key[:400], "processed_at": now}
 
 
 def _signed(mails: list[Outgoing], mover: str) -> list[Outgoing]:

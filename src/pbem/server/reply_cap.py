@@ -55,6 +55,13 @@ def cap_replies(
     return capped(sender, messages, replies_in_window(session, sender, now), now)
 
 
+def all_fit(so_far: int, answers: int) -> bool:
+    """Whether `answers` more answers go, every one, to a sender who has had
+    `so_far` this hour (else the hour fills up: some wait, and a notice
+    says so)."""
+    return REPLIES_PER_HOUR - so_far > answers
+
+
 def capped(sender: str, messages: list[Outgoing], so_far: int, now: datetime) -> list[Outgoing]:
     """`cap_replies` for a sender who has had `so_far` answers this hour."""
     key = sender.lower()
@@ -62,7 +69,7 @@ def capped(sender: str, messages: list[Outgoing], so_far: int, now: datetime) ->
     if not back:
         return messages
     room = REPLIES_PER_HOUR - so_far
-    if room > len(back):  # the usual case: every answer goes
+    if all_fit(so_far, len(back)):  # the usual case: every answer goes
         keep, notice = len(back), False
     elif room > 0:  # the hour fills up now: what fits, the last place for the notice
         keep, notice = room - 1, True
