@@ -130,7 +130,6 @@ async def required_user(userid: Annotated[str | None, Depends(token_user)]) -> s
 OptionalUser = Annotated[str | None, Depends(token_user)]
 TokenUser = Annotated[str, Depends(required_user)]
 GamePath = Annotated[str, Path(description=f"The game: {', '.join(GAMES)}.")]
-BoardPath = BoardId
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorBody, "description": "No API token, or one that is not known."},
@@ -535,7 +534,7 @@ def challenge(
 def board(
     request: Request,
     game: GamePath,
-    board_id: BoardPath,
+    board_id: BoardId,
     at: Annotated[int | None, Query(ge=0, description="Show the position after move N.")] = None,
 ) -> Response:
     """A board: players, status, whose move, version, result, options, the
@@ -554,7 +553,7 @@ def board(
 def board_svg(
     request: Request,
     game: GamePath,
-    board_id: BoardPath,
+    board_id: BoardId,
     at: Annotated[int | None, Query(ge=0, description="After move N.")] = None,
 ) -> Response:
     """The board as an SVG image (now, or after move `at`)."""
@@ -569,7 +568,7 @@ def board_svg(
     responses=ERRORS,
 )
 def play(
-    request: Request, game: GamePath, board_id: BoardPath, userid: TokenUser, sent: MoveRequest
+    request: Request, game: GamePath, board_id: BoardId, userid: TokenUser, sent: MoveRequest
 ) -> Response:
     """Play a move (as `GAME move BOARD USERID PASSWORD MOVE[#N]`), with a comment for
     the other players. With `number` (the board's `next_move`), a request
@@ -595,7 +594,7 @@ def play(
     responses=READ_ERRORS | {409: ERRORS[409]},
 )
 def preview(
-    request: Request, game: GamePath, board_id: BoardPath, sent: PreviewRequest
+    request: Request, game: GamePath, board_id: BoardId, sent: PreviewRequest
 ) -> PreviewResult:
     """What moves would do on the board (as it is, or after move `at`),
     played on a copy: nothing is stored and nothing is mailed, and anyone may
@@ -626,7 +625,7 @@ def preview(
     response_model=HintAnswer,
     responses=READ_ERRORS,
 )
-def hint(request: Request, game: GamePath, board_id: BoardPath, userid: TokenUser) -> HintAnswer:
+def hint(request: Request, game: GamePath, board_id: BoardId, userid: TokenUser) -> HintAnswer:
     """The answer to the token user's question (`POST .../hint`) about the
     board as it is now: `ready` false while the engine thinks. 404 when they
     asked nothing about this position."""
@@ -649,7 +648,7 @@ def hint(request: Request, game: GamePath, board_id: BoardPath, userid: TokenUse
 def act(
     request: Request,
     game: GamePath,
-    board_id: BoardPath,
+    board_id: BoardId,
     action: Annotated[Action, Path(description="What to do.")],
     userid: TokenUser,
     sent: ActionRequest | None = None,

@@ -15,8 +15,6 @@ from .found import OfferId, game_or_404
 
 router = APIRouter(prefix="/api", tags=["api"])
 
-OfferPath = OfferId
-
 
 def shown(item: Listed) -> OpenChallengeOut:
     return OpenChallengeOut(
@@ -95,7 +93,7 @@ def post_open(
     response_model=ActionResult,
     responses=ERRORS,
 )
-def take(request: Request, game: GamePath, number: OfferPath, userid: TokenUser) -> Response:
+def take(request: Request, game: GamePath, number: OfferId, userid: TokenUser) -> Response:
     """Take open challenge `number` (`GAME take`): its board starts at once,
     its poster first and the token's user second. Refused (409) when it was
     taken, withdrawn or has expired, or the user's rating is outside its
@@ -113,7 +111,7 @@ def take(request: Request, game: GamePath, number: OfferPath, userid: TokenUser)
     status_code=204,
     responses=ERRORS,
 )
-def withdraw(request: Request, game: GamePath, number: OfferPath, userid: TokenUser) -> Response:
+def withdraw(request: Request, game: GamePath, number: OfferId, userid: TokenUser) -> Response:
     """Withdraw the token user's own open challenge `number` (`GAME withdraw`)."""
     found = game_or_404(game)
     command = commands.WithdrawOpen(game=found.name, number=number, userid=userid)
