@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import Connection, Engine, event, text
 
 from pbem.store import make_engine, session_factory
-from pbem.store.database import GroupCommit, NestedWrite, reading
+from pbem.store.database import SQLITE_MMAP_BYTES, GroupCommit, NestedWrite, reading
 
 
 def counter_engine(path: Path) -> Engine:
@@ -65,6 +65,21 @@ def test_a_reader_does_not_wait_for_a_writer(tmp_path: Path) -> None:
         with reads() as reader:
             assert reader.execute(text("SELECT n FROM c")).scalar_one() == 0
         assert time.monotonic() - started < 1
+
+
+def test_connections_read_through_a_shared_memory_map(tmp_path: Path) -> None:
+    """Every connection maps the database (the operating system's cache,
+    shared by every process, instead of a small cache of each connection's
+    own), and one engine still reads what another has just committed."""
+    path = tmp_path / "db.sqlite3"
+    writer, reader = counter_engine(path), make_engine(f"sqlite:///{path}")
+    with reader.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA mmap_size").scalar() == SQLITE_MMAP_BYTES
+        assert connection.execute(text("SELECT n FROM c")).scalar_one() == 0
+    with writer.begin() as connection:
+        connection.execute(text("UPDATE c SET n = 5"))
+    with reader.connect() as connection:
+        assert connection.execute(text("SELECT n FROM c")).scalar_one() == 5
 
 
 def test_a_write_inside_a_write_in_one_thread_fails_at_once(tmp_path: Path) -> None:
