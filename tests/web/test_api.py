@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
@@ -267,6 +268,32 @@ def test_acting_needs_a_known_token(
     refused(client.get("/api/vasco/boards", headers=bearer("pbem_x")), 401, "not known")
     with server.sessions() as session:
         assert session.scalar(select(Board.version)) == 0
+
+
+def test_an_acting_request_takes_one_trip_to_the_thread_pool(
+    client: TestClient, tokens: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The token is read from its header on the event loop and looked up in
+    the endpoint's own thread: a dependency doing the lookup in a thread of
+    its own made each move wait in the pool's queue twice under load."""
+    challenge(client, tokens["alice"])
+    trips: list[object] = []
+    real = anyio.to_thread.run_sync
+
+    async def counted(function: Any, *args: Any, **kwargs: Any) -> Any:
+        trips.append(function)
+        return await real(function, *args, **kwargs)
+
+    monkeypatch.setattr(anyio.to_thread, "run_sync", counted)
+    assert move(client, tokens["alice"], "a0,0", 1).status_code == 200
+    assert len(trips) == 1
+    refused(move(client, "pbem_not-a-token", "a1,0"), 401, "not known")
+    assert len(trips) == 2
+    chat = client.post(
+        "/api/vasco/boards/1/chat", json={"comment": "hi"}, headers=bearer(tokens["bob"])
+    )
+    assert chat.status_code == 200, chat.text
+    assert len(trips) == 3
 
 
 def test_a_token_says_who_and_when_it_was_last_used(

@@ -24,6 +24,7 @@ a command was refused. The status says what kind of refusal it was:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
@@ -97,38 +98,61 @@ def unauthorized(message: str) -> HTTPException:
     return HTTPException(401, message, headers={"WWW-Authenticate": "Bearer"})
 
 
-def token_user(
+@dataclass(frozen=True)
+class Bearer:
+    """The request's API token as its header gave it, not yet looked up.
+    The header is read on the event loop (no I/O); the endpoint, already in
+    the thread pool, looks the token up (`userid`, `owner`). A dependency
+    that did the lookup would run in the pool of its own, and every acting
+    request would wait in the pool's queue twice."""
+
+    token: str | None
+    source: str  # the client's address, for the guessing throttle
+
+    def userid(self, server: Server) -> str | None:
+        """The token's userid, None without a token; a token that is not
+        known is refused (401) rather than ignored."""
+        if self.token is None:
+            return None
+        try:
+            check_allowed("", self.source)  # a token guesser is throttled like a password guesser
+        except CommandError as error:
+            raise HTTPException(429, error.message) from None
+        userid = api_tokens.token_owner(server, self.token)
+        if userid is None:
+            record_failure("", self.source)
+            raise unauthorized(f"That API token is not known (revoked, or mistyped): {GET_TOKEN}")
+        return userid
+
+    def owner(self, server: Server) -> str:
+        """The token's userid; 401 without a token or with one not known."""
+        userid = self.userid(server)
+        if userid is None:
+            raise unauthorized(f"This needs an API token: {GET_TOKEN}")
+        return userid
+
+
+async def bearer_of(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-) -> str | None:
-    """The userid of the request's token, None without one; a token that is
-    not known is refused (401) rather than ignored."""
-    if credentials is None:
-        if request.headers.get("authorization"):
-            raise unauthorized(f"The Authorization header is not 'Bearer TOKEN': {GET_TOKEN}")
-        return None
+) -> Bearer:
+    """The request's token, if it sent one; an Authorization header that is
+    not 'Bearer TOKEN' is refused (401)."""
+    if credentials is None and request.headers.get("authorization"):
+        raise unauthorized(f"The Authorization header is not 'Bearer TOKEN': {GET_TOKEN}")
     source = f"web {request.client.host}" if request.client else ""
-    try:
-        check_allowed("", source)  # a token guesser is throttled like a password guesser
-    except CommandError as error:
-        raise HTTPException(429, error.message) from None
-    userid = api_tokens.token_owner(server_of(request), credentials.credentials)
-    if userid is None:
-        record_failure("", source)
-        raise unauthorized(f"That API token is not known (revoked, or mistyped): {GET_TOKEN}")
-    return userid
+    return Bearer(credentials.credentials if credentials else None, source)
 
 
-async def required_user(userid: Annotated[str | None, Depends(token_user)]) -> str:
-    """The token's userid; 401 without a token. (async: it does no I/O, so
-    it runs on the loop instead of costing a trip to the thread pool)"""
-    if userid is None:
+async def required_bearer(found: Annotated[Bearer, Depends(bearer_of)]) -> Bearer:
+    """The request's token; 401 without one (on the event loop: no I/O)."""
+    if found.token is None:
         raise unauthorized(f"This needs an API token: {GET_TOKEN}")
-    return userid
+    return found
 
 
-OptionalUser = Annotated[str | None, Depends(token_user)]
-TokenUser = Annotated[str, Depends(required_user)]
+OptionalToken = Annotated[Bearer, Depends(bearer_of)]
+Token = Annotated[Bearer, Depends(required_bearer)]
 GamePath = Annotated[str, Path(description=f"The game: {', '.join(GAMES)}.")]
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -339,9 +363,11 @@ def list_games() -> list[GameInfo]:
 
 
 @router.get("/me", summary="Who the token is for", response_model=Me, responses=ERRORS)
-def me(request: Request, userid: TokenUser) -> Me:
+def me(request: Request, token: Token) -> Me:
     """The account of the API token: a way to check a token works."""
-    with server_of(request).reads() as session:
+    server = server_of(request)
+    userid = token.owner(server)
+    with server.reads() as session:
         user = find_user(session, userid)
         if user is None:
             raise unauthorized(f"That token's account no longer exists: {GET_TOKEN}")
@@ -359,7 +385,7 @@ def me(request: Request, userid: TokenUser) -> Me:
     response_model=CommandResult,
     responses=ERRORS,
 )
-def command(request: Request, userid: TokenUser, sent: CommandRequest) -> CommandResult:
+def command(request: Request, token: Token, sent: CommandRequest) -> CommandResult:
     """Run one command line for the token's user, exactly as a mail with
     that Subject and body would, and return the mails it sent you (all of
     them are also delivered; the other players' are not shown here). Write
@@ -371,12 +397,13 @@ def command(request: Request, userid: TokenUser, sent: CommandRequest) -> Comman
     `vacation alice - on`, `vasco submit ...`/`confirm`, `vasco show 12#3`
     (the reply is mailed and returned), and so on: see docs/commands.md.
     `multiple` is for mail: send one command per request."""
+    server = server_of(request)
+    userid = token.owner(server)
     words = sent.command.split()
     if not words:
         raise HTTPException(422, "The command is empty: write one as a mail's Subject.")
     if words[0].lower() == "multiple":
         raise HTTPException(422, "'multiple' is for mail: send one command per request.")
-    server = server_of(request)
     messages = run(server, userid, sent.command, sent.body)
     return CommandResult(messages=mails(messages))
 
@@ -475,7 +502,7 @@ def standings(
 def boards(
     request: Request,
     game: GamePath,
-    userid: OptionalUser,
+    token: OptionalToken,
     show: Annotated[
         Literal["active", "finished", "mine", "awaiting"],
         Query(description="mine and awaiting (my move) need a token."),
@@ -485,10 +512,12 @@ def boards(
     """The game's boards, most recently changed first: active, finished, the
     token user's (`mine`), or those waiting for the token user's move
     (`awaiting`)."""
+    server = server_of(request)
+    userid = token.userid(server)
     found = game_or_404(game)
     if show in ("mine", "awaiting") and userid is None:
         raise unauthorized(f"show={show} is about you, so it needs an API token: {GET_TOKEN}")
-    with server_of(request).reads() as session:
+    with server.reads() as session:
         lines = listings.boards(session, found.name, show, userid, limit=limit)
     return BoardList(show=show, boards=[summary(line) for line in lines])
 
@@ -500,14 +529,14 @@ def boards(
     response_model=ActionResult,
     responses=ERRORS,
 )
-def challenge(
-    request: Request, game: GamePath, userid: TokenUser, sent: ChallengeRequest
-) -> Response:
+def challenge(request: Request, game: GamePath, token: Token, sent: ChallengeRequest) -> Response:
     """Start a board for two players (`GAME challenge FIRST SECOND
     [-OPTION ...] [--nagtime=D] ...`): the token's user need not be one of
     them, and no one's password is needed; a player who does not want the
     game declines by resigning before their first move. Both get the board
     mail. Returns the new board."""
+    server = server_of(request)
+    userid = token.owner(server)
     found = game_or_404(game)
     command = commands.Challenge(
         game=found.name,
@@ -519,7 +548,6 @@ def challenge(
         hints=sent.hints,
         unrated=not sent.rated,
     )
-    server = server_of(request)
     messages = execute(server, userid, command)
     assert messages.board is not None  # a challenge that ran made its board
     return action_result(request, found, messages.board, messages, status=201)
@@ -568,14 +596,15 @@ def board_svg(
     responses=ERRORS,
 )
 def play(
-    request: Request, game: GamePath, board_id: BoardId, userid: TokenUser, sent: MoveRequest
+    request: Request, game: GamePath, board_id: BoardId, token: Token, sent: MoveRequest
 ) -> Response:
     """Play a move (as `GAME move BOARD USERID PASSWORD MOVE[#N]`), with a comment for
     the other players. With `number` (the board's `next_move`), a request
     for a board that has moved on since is refused (409) and plays nothing.
     Every player gets the board mail; queued answers are played after it."""
-    found = game_or_404(game)
     server = server_of(request)
+    userid = token.owner(server)
+    found = game_or_404(game)
     command = commands.Move(
         game=found.name,
         board=board_id,
@@ -625,11 +654,12 @@ def preview(
     response_model=HintAnswer,
     responses=READ_ERRORS,
 )
-def hint(request: Request, game: GamePath, board_id: BoardId, userid: TokenUser) -> HintAnswer:
+def hint(request: Request, game: GamePath, board_id: BoardId, token: Token) -> HintAnswer:
     """The answer to the token user's question (`POST .../hint`) about the
     board as it is now: `ready` false while the engine thinks. 404 when they
     asked nothing about this position."""
     server = server_of(request)
+    userid = token.owner(server)
     view = view_or_404(server, game_or_404(game), board_id)
     text = hints.latest_hint(server, board_id, userid, view.version)
     if text is None:
@@ -650,7 +680,7 @@ def act(
     game: GamePath,
     board_id: BoardId,
     action: Annotated[Action, Path(description="What to do.")],
-    userid: TokenUser,
+    token: Token,
     sent: ActionRequest | None = None,
 ) -> Response:
     """The board's other commands, each the same as its mail command:
@@ -669,9 +699,10 @@ def act(
       few moves; its answer is at `GET .../hint` (and mailed to you) within
       seconds.
     """
+    server = server_of(request)
+    userid = token.owner(server)
     found = game_or_404(game)
     sent = sent or ActionRequest()
-    server = server_of(request)
     name, comment = found.name, sent.comment
     command: commands.OnBoard
     if action in (Action.swap, Action.pass_):

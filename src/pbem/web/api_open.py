@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request, Response
 from ..server import commands, open_challenges
 from ..server.open_challenges import Listed
 from .actions import dashed, server_of
-from .api import ERRORS, READ_ERRORS, GamePath, TokenUser, action_result, execute
+from .api import ERRORS, READ_ERRORS, GamePath, Token, action_result, execute
 from .api_models import ActionResult, OpenChallengeOut, OpenChallengeRequest
 from .found import OfferId, game_or_404
 
@@ -55,11 +55,13 @@ def open_list(request: Request, game: GamePath) -> list[OpenChallengeOut]:
     responses=ERRORS,
 )
 def post_open(
-    request: Request, game: GamePath, userid: TokenUser, sent: OpenChallengeRequest
+    request: Request, game: GamePath, token: Token, sent: OpenChallengeRequest
 ) -> OpenChallengeOut:
     """A challenge to anyone (`GAME open`): the first player to take it,
     within the rating range if one is set, gets a board against the token's
     user, who moves first. It expires after `days`."""
+    server = server_of(request)
+    userid = token.owner(server)
     found = game_or_404(game)
     command = commands.PostOpen(
         game=found.name,
@@ -75,7 +77,6 @@ def post_open(
         hints=sent.hints,
         comment=sent.comment,
     )
-    server = server_of(request)
     execute(server, userid, command)
     with server.reads() as session:
         mine = [
@@ -93,14 +94,16 @@ def post_open(
     response_model=ActionResult,
     responses=ERRORS,
 )
-def take(request: Request, game: GamePath, number: OfferId, userid: TokenUser) -> Response:
+def take(request: Request, game: GamePath, number: OfferId, token: Token) -> Response:
     """Take open challenge `number` (`GAME take`): its board starts at once,
     its poster first and the token's user second. Refused (409) when it was
     taken, withdrawn or has expired, or the user's rating is outside its
     range. Returns the new board."""
+    server = server_of(request)
+    userid = token.owner(server)
     found = game_or_404(game)
     command = commands.TakeOpen(game=found.name, number=number, userid=userid)
-    messages = execute(server_of(request), userid, command)
+    messages = execute(server, userid, command)
     assert messages.board is not None  # a take that ran made its board
     return action_result(request, found, messages.board, messages, status=201)
 
@@ -111,9 +114,11 @@ def take(request: Request, game: GamePath, number: OfferId, userid: TokenUser) -
     status_code=204,
     responses=ERRORS,
 )
-def withdraw(request: Request, game: GamePath, number: OfferId, userid: TokenUser) -> Response:
+def withdraw(request: Request, game: GamePath, number: OfferId, token: Token) -> Response:
     """Withdraw the token user's own open challenge `number` (`GAME withdraw`)."""
+    server = server_of(request)
+    userid = token.owner(server)
     found = game_or_404(game)
     command = commands.WithdrawOpen(game=found.name, number=number, userid=userid)
-    execute(server_of(request), userid, command)
+    execute(server, userid, command)
     return Response(status_code=204)
