@@ -5,6 +5,7 @@ each board once."""
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 
@@ -12,6 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from pbem.bots import BotWorker
+from pbem.bots.worker import SEARCH_NICENESS, WARM_UP_SECONDS
 from pbem.games import get_game
 from pbem.server import Server
 from pbem.server.bot_turns import claim, waiting
@@ -41,6 +43,14 @@ def test_the_worker_plays_a_legal_bot_move_that_everyone_is_mailed(
     assert move.text in {state.move_text(m) for m in state.legal_moves()}
     assert worker.step() == 0  # nothing more to do: it is ann's move
     assert waiting(server) == []
+
+
+def test_searches_run_at_a_lower_priority_than_the_doors(worker: BotWorker) -> None:
+    """A search takes a core for its whole budget: the web's and the mail's
+    requests get the CPU first."""
+    expected = min(19, os.nice(0) + SEARCH_NICENESS)
+    assert worker._think(WARM_UP_SECONDS, os.nice, 0) == expected
+    assert os.nice(0) < expected  # (and this process is untouched)
 
 
 def test_a_board_whose_worker_died_is_picked_up_when_its_lease_runs_out(

@@ -13,6 +13,7 @@ meanwhile refuses the stale move, so nothing is played twice.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -34,14 +35,22 @@ log = logging.getLogger("pbem.bots")
 SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: no threads or locks forked
 SLACK = 30.0  # seconds a search process may take beyond its budget (start-up, replay)
 WARM_UP_SECONDS = 300.0  # for a search process's start: a first compile on a slow machine
+# A search takes a whole core for its budget (6 s at the hard level). At this
+# niceness a page or a move that wants the core gets it first, and the search
+# thinks with what is left, still ending on time; the outbox's delivery
+# (niceness 19) yields to both.
+SEARCH_NICENESS = 10
 
 
 def _ready() -> None:
-    """Import the rules and load the compiled playouts in each search
-    process when it starts, not in its first search (the first start on a
-    new installation compiles them, for some seconds, and caches that)."""
+    """Lower the search process's priority, and import the rules and load
+    the compiled playouts when it starts, not in its first search (the first
+    start on a new installation compiles them, for some seconds, and caches
+    that)."""
     from pbem.ai.decide import prepare_process
 
+    with contextlib.suppress(OSError):
+        os.nice(SEARCH_NICENESS)
     prepare_process()
 
 
