@@ -87,7 +87,7 @@ bearer = HTTPBearer(
     auto_error=False,
     description="An API token from your account page (/account): `Authorization: Bearer pbem_...`.",
 )
-# A token's last use is written at most this often (not a write per request).
+# How a refusal tells a program to get a token and send it.
 GET_TOKEN = (
     "make one on your account page (/account, 'API tokens') and send it as "
     "'Authorization: Bearer TOKEN'."
@@ -99,7 +99,7 @@ def unauthorized(message: str) -> HTTPException:
 
 
 @dataclass(frozen=True)
-class Bearer:
+class SentToken:
     """The request's API token as its header gave it, not yet looked up.
     The header is read on the event loop (no I/O); the endpoint, already in
     the thread pool, looks the token up (`userid`, `owner`). A dependency
@@ -132,27 +132,27 @@ class Bearer:
         return userid
 
 
-async def bearer_of(
+async def sent_token(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-) -> Bearer:
+) -> SentToken:
     """The request's token, if it sent one; an Authorization header that is
     not 'Bearer TOKEN' is refused (401)."""
     if credentials is None and request.headers.get("authorization"):
         raise unauthorized(f"The Authorization header is not 'Bearer TOKEN': {GET_TOKEN}")
     source = f"web {request.client.host}" if request.client else ""
-    return Bearer(credentials.credentials if credentials else None, source)
+    return SentToken(credentials.credentials if credentials else None, source)
 
 
-async def required_bearer(found: Annotated[Bearer, Depends(bearer_of)]) -> Bearer:
+async def required_token(found: Annotated[SentToken, Depends(sent_token)]) -> SentToken:
     """The request's token; 401 without one (on the event loop: no I/O)."""
     if found.token is None:
         raise unauthorized(f"This needs an API token: {GET_TOKEN}")
     return found
 
 
-OptionalToken = Annotated[Bearer, Depends(bearer_of)]
-Token = Annotated[Bearer, Depends(required_bearer)]
+OptionalToken = Annotated[SentToken, Depends(sent_token)]
+Token = Annotated[SentToken, Depends(required_token)]
 GamePath = Annotated[str, Path(description=f"The game: {', '.join(GAMES)}.")]
 
 ERRORS: dict[int | str, dict[str, Any]] = {
