@@ -98,6 +98,10 @@ def unauthorized(message: str) -> HTTPException:
     return HTTPException(401, message, headers={"WWW-Authenticate": "Bearer"})
 
 
+def no_token() -> HTTPException:
+    return unauthorized(f"This needs an API token: {GET_TOKEN}")
+
+
 @dataclass(frozen=True)
 class SentToken:
     """The request's API token as its header gave it, not yet looked up.
@@ -128,7 +132,7 @@ class SentToken:
         """The token's userid; 401 without a token or with one not known."""
         userid = self.userid(server)
         if userid is None:
-            raise unauthorized(f"This needs an API token: {GET_TOKEN}")
+            raise no_token()
         return userid
 
 
@@ -147,7 +151,7 @@ async def sent_token(
 async def required_token(found: Annotated[SentToken, Depends(sent_token)]) -> SentToken:
     """The request's token; 401 without one (on the event loop: no I/O)."""
     if found.token is None:
-        raise unauthorized(f"This needs an API token: {GET_TOKEN}")
+        raise no_token()
     return found
 
 
