@@ -1,6 +1,8 @@
 """The JSON API on a real SQLite database: every operation, its errors and
 their status codes, tokens, and that acting through the API sends the same
-mails as the mail commands."""
+mails as the mail commands. The tests of tokens and of playing run on
+PostgreSQL too (`BOTH_ENGINES`): a token is read, checked and stamped with
+its last use in plain SQL there as well."""
 
 from __future__ import annotations
 
@@ -24,12 +26,19 @@ from pbem.store import ApiToken, Board, OutboxMessage, make_engine, session_fact
 from pbem.web import create_app
 from pbem.web.api import status_for
 from pbem.web.api_models import ActionResult
+from tests.conftest import empty_database_url
 from tests.server.test_commands import Clock
+
+# For a test that runs on both engines: the `server` fixture's database.
+BOTH_ENGINES = pytest.mark.parametrize("server", ["sqlite", "postgresql"], indirect=True)
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    """The server on a new SQLite database, or on PostgreSQL for a test
+    marked with BOTH_ENGINES."""
+    kind = getattr(request, "param", "sqlite")
+    engine = make_engine(empty_database_url(kind, request, tmp_path))
     upgrade(engine)
     yield Server(session_factory(engine), Clock())
     engine.dispose()
@@ -245,6 +254,7 @@ def test_unknown_games_and_boards_are_404(client: TestClient, tokens: dict[str, 
 # -------------------------------------------------------------------- tokens
 
 
+@BOTH_ENGINES
 def test_acting_needs_a_known_token(
     client: TestClient, server: Server, tokens: dict[str, str]
 ) -> None:
@@ -270,6 +280,7 @@ def test_acting_needs_a_known_token(
         assert session.scalar(select(Board.version)) == 0
 
 
+@BOTH_ENGINES
 def test_an_acting_request_takes_one_trip_to_the_thread_pool(
     client: TestClient, tokens: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -296,6 +307,7 @@ def test_an_acting_request_takes_one_trip_to_the_thread_pool(
     assert len(trips) == 3
 
 
+@BOTH_ENGINES
 def test_a_token_says_who_and_when_it_was_last_used(
     client: TestClient, server: Server, tokens: dict[str, str]
 ) -> None:
@@ -335,6 +347,7 @@ def test_a_token_made_on_the_account_page_works(client: TestClient) -> None:
 # ------------------------------------------------------------------- playing
 
 
+@BOTH_ENGINES
 def test_a_whole_vasco_game_through_the_api(
     client: TestClient, server: Server, tokens: dict[str, str]
 ) -> None:
@@ -378,6 +391,7 @@ def test_a_whole_vasco_game_through_the_api(
     ]
 
 
+@BOTH_ENGINES
 def test_the_api_sends_what_the_mail_command_sends(
     client: TestClient, server: Server, tokens: dict[str, str]
 ) -> None:
@@ -395,6 +409,7 @@ def test_the_api_sends_what_the_mail_command_sends(
     ]
 
 
+@BOTH_ENGINES
 def test_refused_moves_and_their_status(
     client: TestClient, server: Server, tokens: dict[str, str]
 ) -> None:
