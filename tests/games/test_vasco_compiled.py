@@ -2,7 +2,8 @@
 loop it repeats (`VascoSearchPosition.play_out`): from the same random
 numbers, the same moves, the same result and the same final board, from
 random positions of every pool size and phase, and after a move that
-leaves the player to move with none."""
+leaves the player to move with none; and its win-in-one test against the
+pure one and the clean API."""
 
 from __future__ import annotations
 
@@ -133,3 +134,64 @@ def test_threads_playing_out_at_once_each_get_their_own_game() -> None:
     pure loop's game."""
     opening = position_after(54, 3, 1).search_position()
     in_threads(lambda seed: both(opening, seed), 300)
+
+
+# -- the win-in-one test ------------------------------------------------------------
+
+
+def how_it_ends(state: VascoState, text: str) -> str | None:
+    """How the clean API says move `text` ends the game with its mover
+    winning ('loop', 'pool' or 'stuck'), or None when it does not."""
+    mover = state.to_move
+    result = state.play_text(text).result
+    if result is None or result.winner != mover:
+        return None
+    if "pool is empty" in result.reason:
+        return "pool"
+    return "stuck" if "has no legal move" in result.reason else "loop"
+
+
+def test_the_compiled_win_in_one_test_finds_every_kind_of_win() -> None:
+    """Along whole random games, at every position, the moves the compiled
+    position's `may_win` passes (judged in one compiled pass) and those the
+    pure one passes are exactly the moves the clean API says win at once;
+    the games hold wins of all three kinds: a loop, the last tiles of the
+    pool, and an opponent left without a legal move."""
+    kinds: dict[str, int] = {}
+    for size, seeds in ((4, 60), (5, 60), (6, 60), (9, 40), (54, 4)):
+        for seed in range(seeds):
+            rng = random.Random(seed)
+            state = cast(VascoState, get_game("vasco").start([f"-size={size}"]))
+            while state.to_move is not None:
+                position = state.search_position()
+                assert isinstance(position, compiled.CompiledPosition)
+                moves = position.legal_moves()
+                truth = {move: how_it_ends(state, position.move_text(move)) for move in moves}
+                winning = [move for move in moves if truth[move]]
+                assert [move for move in moves if position.may_win(move)] == winning
+                pure = [m for m in moves if VascoSearchPosition.may_win(position, m)]
+                assert pure == winning
+                for move in winning:
+                    kind = truth[move]
+                    assert kind is not None
+                    kinds[kind] = kinds.get(kind, 0) + 1
+                state = state.play_text(position.move_text(rng.choice(moves)))
+    assert set(kinds) == {"loop", "pool", "stuck"}, kinds
+
+
+def test_a_change_of_position_forgets_the_judged_moves() -> None:
+    """The judgement is of the position it was made on: after a move, or on
+    a copy, `may_win` judges the position as it is then."""
+    state = position_after(54, 3, 7)
+    position = state.search_position()
+    assert isinstance(position, compiled.CompiledPosition)
+    moves = position.legal_moves()
+    assert not any(position.may_win(move) for move in moves)  # (judged: none wins)
+    finishing = position.copy()
+    while finishing.to_move is not None:
+        listed = finishing.legal_moves()
+        won = [m for m in listed if finishing.may_win(m)]
+        truth = [m for m in listed if VascoSearchPosition.may_win(finishing, m)]
+        assert won == truth
+        finishing.play(listed[0])
+    assert position.legal_moves() == moves  # the original was left as it was

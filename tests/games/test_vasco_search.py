@@ -1,5 +1,6 @@
 """Vasco's search position agrees with the clean `VascoState` (hypothesis and
-seeded random games), draws uniformly, copies independently and always ends."""
+seeded random games), draws uniformly, copies independently, always ends,
+and judges a win in one exactly."""
 
 from __future__ import annotations
 
@@ -304,3 +305,37 @@ def test_random_playout_is_play_out_from_the_empty_board() -> None:
         new = VascoSearchPosition.opening(20).play_out(random.Random(seed), moves)
         assert record == [move_placement(move) for move in moves]
         assert (old.winner, old.moves, old.tiles) == (new.winner, new.turns, new.placed)
+
+
+# -- the win-in-one test ------------------------------------------------------------
+
+
+def wins_at_once(position: VascoSearchPosition, move: int) -> bool:
+    """Whether `move` ends the game with its mover winning, found the long
+    way: played on a copy of the whole position."""
+    mover = position.to_move
+    after = position.copy()
+    after.play(move)
+    return after.to_move is None and after.winner == mover
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32), size=st.sampled_from([5, 8, 12, 30, 54]), length=st.integers(0, 40)
+)
+def test_may_win_is_true_exactly_for_the_moves_that_win_at_once(
+    seed: int, size: int, length: int
+) -> None:
+    """`may_win` judges a move on a scratch board as playing it would (its
+    loops, an empty pool, an opponent left without a move), so the search
+    plays only the winning moves on a copy; small pools reach the ends by
+    exhaustion, the default one the loops. The position is left unchanged."""
+    state = random_state(seed, size, length)
+    if state.to_move is None:
+        return
+    position = state.search_position()
+    moves = position.legal_moves()
+    judged = [position.may_win(move) for move in moves]
+    assert judged == [wins_at_once(position, move) for move in moves]
+    assert position.legal_moves() == moves  # (the scratch board was put back)
+    assert texts(position) == clean_texts(state)

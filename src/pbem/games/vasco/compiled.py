@@ -19,6 +19,10 @@ window's arrays (a few sizes of them, rounded up) are kept between playouts
 costs its moves, not the window.
 Windows too large to keep (pools of hundreds of tiles) play the pure path.
 
+The search's win-in-one test runs here too (`winning_moves`): every move of
+a listing put on the window, judged as `VascoSearchPosition.may_win` judges
+it and taken back, in one compiled pass.
+
 The loop compiles on first use (a few seconds) and is cached on disk
 (numba's `cache=True`); `warm_up()` does that ahead of the first search.
 """
@@ -27,8 +31,9 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Hashable
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -49,7 +54,7 @@ from .search import MAX_DRAWS, VascoSearchPosition, search_move
 
 _LOCK = threading.Lock()  # the kept windows serve one playout at a time
 
-__all__ = ["AVAILABLE", "CompiledPosition", "play_out", "warm_up"]
+__all__ = ["AVAILABLE", "CompiledPosition", "play_out", "warm_up", "winning_moves"]
 
 MAX_WINDOW = 1 << 21  # cells: a larger window plays the pure path
 
@@ -376,6 +381,73 @@ def _path_winner(s: Any, st: Any, width: int) -> int:
     return 1 if longest[0] > longest[1] else 0
 
 
+# -- the win-in-one test --------------------------------------------------------
+
+
+@njit(cache=True)
+def _can_move(
+    s: Any, st: Any, placed: Any, pool: int, origin: int, touch: Any, ring: Any, width: int
+) -> bool:
+    """`search._can_move`: whether the player to move has a legal move with
+    `pool` tiles left (the board left as it was); the cells touching a
+    tile by an edge first, then those touching one at a corner."""
+    tiles, seen, order = s[0], s[1], s[2]
+    count = st[_TILES]
+    for by_edge in (True, False):
+        for i in range(count):
+            cid = order[i]
+            offsets = touch[cid & 1]
+            for k in range(offsets.shape[0]):
+                near = cid + offsets[k]
+                if tiles[near] >= 0:
+                    continue
+                edge = near == cid - 1 or near == cid + 1 or near == _vertical(cid, width)
+                if edge != by_edge:
+                    continue
+                mask = _mask(tiles, seen, near, width)
+                for o in range(6):
+                    if (mask >> o) & 1:
+                        n = _attempt(s, st, placed, near, o, pool, origin, touch, ring, width)
+                        if n:
+                            _take_all(tiles, seen, st, placed, n, width)
+                            return True
+    return False
+
+
+@njit(cache=True)
+def _winners(
+    s: Any,
+    st: Any,
+    moves: Any,
+    wins: Any,
+    pool: int,
+    mover: int,
+    origin: int,
+    touch: Any,
+    ring: Any,
+    width: int,
+) -> None:
+    """`VascoSearchPosition.may_win` for each of `moves` (1 in `wins` for a
+    move that ends the game with `mover` winning), each taken back after."""
+    tiles, seen = s[0], s[1]
+    placed = np.empty(pool + 1, dtype=np.int64)
+    probe = np.empty(pool + 1, dtype=np.int64)
+    for i in range(moves.shape[0]):
+        m = moves[i]
+        count = _attempt(s, st, placed, m >> 3, m & 7, pool, origin, touch, ring, width)
+        if count == 0:
+            wins[i] = 0
+            continue
+        winner = _loop_winner(s, st, placed, count, width)
+        left = pool - count
+        if winner == _NOT_OVER and (
+            left == 0 or not _can_move(s, st, probe, left, origin, touch, ring, width)
+        ):
+            winner = _path_winner(s, st, width)
+        wins[i] = 1 if winner == mover else 0
+        _take_all(tiles, seen, st, placed, count, width)
+
+
 # -- the game ---------------------------------------------------------------------
 
 
@@ -647,11 +719,62 @@ def play_out(
     return _played(position, rand, record, window)[0]
 
 
+def winning_moves(position: VascoSearchPosition, moves: list[int]) -> frozenset[int]:
+    """The legal `moves` of `position` that end the game at once with the
+    mover winning (`VascoSearchPosition.may_win` of each), judged in one
+    compiled pass; a window too large to keep judges them the pure way."""
+    mover = position._to_move
+    window = _Window.around(position)
+    if mover is None or not AVAILABLE or window.width * window.height > MAX_WINDOW:
+        return frozenset(m for m in moves if VascoSearchPosition.may_win(position, m))
+    width = window.width
+    s, st = _scratch(width, window.height)
+    touch, ring = _offsets(width)
+    local = window.local
+    tiles = position.board.tiles
+    cells = np.array([local(cid) for cid in tiles], dtype=np.int64)
+    orientations = np.array(list(tiles.values()), dtype=np.int64)
+    local_moves = np.array([local(m >> 3) << 3 | (m & 7) for m in moves], dtype=np.int64)
+    wins = np.zeros(len(moves), dtype=np.int8)
+    nothing_known = np.empty(0, dtype=np.int64)
+    with _LOCK:  # the kept windows serve one caller at a time
+        try:
+            _load(s, st, cells, orientations, nothing_known, width)
+            args = (position.pool, mover, local(ORIGIN), touch, ring, width)
+            _winners(s, st, local_moves, wins, *args)
+        finally:
+            _clean(s, st, nothing_known, touch, width)
+    return frozenset(m for m, won in zip(moves, wins.tolist(), strict=True) if won)
+
+
 class CompiledPosition(VascoSearchPosition):
     """The search position whose random games run compiled: what
-    `VascoState.search_position()` gives when numba is installed."""
+    `VascoState.search_position()` gives when numba is installed. Its
+    win-in-one test judges every listed move in one compiled pass, the
+    first time the search asks about one of them."""
 
-    __slots__ = ()
+    __slots__ = ("_listed", "_wins")
+    _listed: list[Hashable] | None  # the moves `legal_moves` last listed here
+    _wins: frozenset[int] | None  # those of them that win at once, once judged
+
+    def legal_moves(self) -> list[Hashable]:
+        moves = super().legal_moves()
+        self._listed = moves
+        return moves
+
+    def may_win(self, move: Hashable) -> bool:
+        """`VascoSearchPosition.may_win`, for a move of the last listing
+        from the judgement of all of them (`winning_moves`)."""
+        if self._listed is None:
+            return super().may_win(move)
+        if self._wins is None:
+            self._wins = winning_moves(self, cast(list[int], self._listed))
+        return move in self._wins
+
+    def _changed(self) -> None:
+        super()._changed()
+        self._listed = None
+        self._wins = None
 
     def play_out(self, rng: random.Random, record: list[int] | None = None) -> Playout:
         """The compiled game (`play_out` here), from a seed drawn from
@@ -661,7 +784,9 @@ class CompiledPosition(VascoSearchPosition):
 
 
 def warm_up() -> None:
-    """Compile (or load from the disk cache) the loop now, with a small
-    game, so the first search does not wait for it."""
+    """Compile (or load from the disk cache) the loop and the win-in-one
+    test now, with a small game, so the first search does not wait for them."""
     if AVAILABLE:
         play_out(VascoSearchPosition.opening(6), SplitMix64(1))
+        opening = CompiledPosition.opening(6)
+        winning_moves(opening, cast(list[int], opening.legal_moves()))
