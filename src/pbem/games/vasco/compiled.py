@@ -388,7 +388,7 @@ def _path_winner(s: Any, st: Any, width: int) -> int:
 def _can_move(
     s: Any, st: Any, placed: Any, pool: int, origin: int, touch: Any, ring: Any, width: int
 ) -> bool:
-    """`search._can_move`: whether the player to move has a legal move with
+    """`Board.has_legal_move`: whether the player to move has a legal move with
     `pool` tiles left (the board left as it was); the cells touching a
     tile by an edge first, then those touching one at a corner."""
     tiles, seen, order = s[0], s[1], s[2]
@@ -436,8 +436,7 @@ def _winners(
         m = moves[i]
         count = _attempt(s, st, placed, m >> 3, m & 7, pool, origin, touch, ring, width)
         if count == 0:
-            wins[i] = 0
-            continue
+            continue  # (not legal: never, for a listed move; `wins` stays 0)
         winner = _loop_winner(s, st, placed, count, width)
         left = pool - count
         if winner == _NOT_OVER and (

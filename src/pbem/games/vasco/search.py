@@ -68,24 +68,6 @@ def _bare_board(tiles: dict[int, int], seen: dict[int, int]) -> Board:
     return board
 
 
-def _can_move(board: Board, pool: int) -> bool:
-    """Whether the player to move on `board` has a legal move with `pool`
-    tiles left (the board is left as it was). The cells touching the group
-    by an edge are tried first: they almost always hold one."""
-    for cid in list(board.seen):
-        mask = board.options_mask(cid)
-        orientation = 0
-        while mask:
-            if mask & 1:
-                placed = board.attempt(cid, orientation, pool)
-                if isinstance(placed, list):
-                    board.take_all(placed)
-                    return True
-            mask >>= 1
-            orientation += 1
-    return board.has_legal_move(pool)
-
-
 class VascoSearchPosition:
     """A Vasco position for search, changed in place (see the module
     docstring for its moves, its end and its random moves)."""
@@ -210,9 +192,7 @@ class VascoSearchPosition:
         try:
             result = loop_result(*trial.loops_through(placed))
             left = self.pool - len(placed)
-            if result is None and left == 0:
-                result = path_result(trial, 0, mover ^ 1)
-            if result is None and not _can_move(trial, left):
+            if result is None and (left == 0 or not trial.has_legal_move(left)):
                 result = path_result(trial, left, mover ^ 1)
             return result is not None and result.winner == mover
         finally:
