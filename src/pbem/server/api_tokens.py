@@ -79,6 +79,7 @@ _OWNER = (
     .join(User, User.id == ApiToken.user_id)
     .where(ApiToken.token_hash == bindparam("hash"))
 )
+WARM_READS = ((_OWNER, {"hash": ""}),)  # every API request's first read (warm_up.py)
 
 
 def token_owner(server: Server, token: str) -> str | None:

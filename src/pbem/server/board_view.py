@@ -328,6 +328,29 @@ class Around:
     changes: dict[int, tuple[float, float]] = field(default_factory=dict)
 
 
+def warm_reads(dialect: str) -> tuple[tuple[Any, dict[str, Any]], ...]:
+    """The reads behind a board's page, JSON and move, each with a key that
+    matches nothing (for warm_up.py): the stamp, the whole board as this
+    dialect reads it, the ratings of two players and the watchers."""
+    board = {"board": 0}
+    views = (
+        ((_WHOLE, board),)
+        if dialect == "postgresql"
+        else (
+            (_BOARD, board),
+            (_PLAYERS, board),
+            (_MOVES, board),
+            (_CHAT, board),
+        )
+    )
+    return (
+        (_STAMP, board),
+        *views,
+        (_RATINGS, {"game": "", "users": [0, 0]}),
+        (_WATCHERS, board),
+    )
+
+
 class BoardViews:
     """Board views by stamp, the least recently used dropped; any process
     may drop them at any time (the database is the truth)."""

@@ -170,6 +170,7 @@ _CLAIM_PROVEN = (
     .values(_MOVED_ON)
 )
 _ADD_MOVE = insert(MoveRow)
+WARM_READS = ((_SEATS, {"board": 0}),)  # a move's first read (warm_up.py)
 
 
 @dataclass(frozen=True)
@@ -482,8 +483,7 @@ def _plan(
         auto=False,
         played_at=now,
     )
-    move: dict[str, object] = {"board_id": view.id, **asdict(played)}
-    del move["player"]  # (the row has the seat)
+    move = _move_row(view.id, played)
     shown = replace(
         view,
         stamp=(view.id, view.revision + 1, BoardStatus.ACTIVE, ()),
@@ -496,6 +496,14 @@ def _plan(
         moves=(*view.moves, played),
     )
     return Planned(view, shown, after, values, move, _mails(shown, after, people, command))
+
+
+def _move_row(board_id: int, played: PlayedMove) -> dict[str, object]:
+    """The moves table's row for a played move (the row has the seat, not
+    the player)."""
+    row: dict[str, object] = {"board_id": board_id, **asdict(played)}
+    del row["player"]
+    return row
 
 
 def _mails(view: BoardView, after: State, people: list[Reader], command: Move) -> list[Outgoing]:
@@ -513,3 +521,20 @@ def _mails(view: BoardView, after: State, people: list[Reader], command: Move) -
         )
         mails.append(signed(mail, stop_line(view.players[reader.seat])))
     return mails
+
+
+def warm_write(connection: Connection, now: datetime) -> None:
+    """Compile the one statement of a plain move from the web or the API on
+    PostgreSQL (a move with its two board mails) by running it on no board:
+    it claims nothing and writes nothing (for warm_up.py)."""
+    played = PlayedMove(
+        number=0, seat=0, player="", text="", note="", comment="", auto=False, played_at=now
+    )
+    move = tuple(_move_row(0, played))
+    mail = tuple(outbox_rows([Outgoing(("",), "", "")], now, None)[0])
+    statement = _at_once(move, mail, 2, proven=False, seen=False)
+    # Its named parameters (the literals in it carry values of their own):
+    # the same names as a move's, so the compiled statement is the same.
+    named = statement.compile(dialect=connection.dialect).params
+    values = {name: None for name, value in named.items() if value is None}
+    connection.execute(statement, values | {"board": 0}).scalar_one()

@@ -18,6 +18,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from ..games import GAMES
 from ..server import Server
 from ..server.recent import Recent
+from ..server.warm_up import warm_up
 from ..settings import Settings
 from . import account, api, api_open, board_page, browse, live, move_entry, records
 from .headers import SecurityHeaders, docs_policy, nonce
@@ -35,8 +36,9 @@ THREADS_PER_PROCESS = 8
 
 
 @contextlib.asynccontextmanager
-async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     to_thread.current_default_thread_limiter().total_tokens = THREADS_PER_PROCESS
+    await to_thread.run_sync(warm_up, app.state.server, THREADS_PER_PROCESS)
     yield
 
 
