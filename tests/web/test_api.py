@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -321,11 +322,23 @@ def test_a_token_says_who_and_when_it_was_last_used(
         "mail_preference": "every",
         "vacation": False,
     }
+    first = server.clock()
+    assert last_use(server, tokens["bob"]) == first
+    clock = server.clock
+    assert isinstance(clock, Clock)
+    clock.advance(minutes=4)  # noted at most every five minutes: no write for each request
+    assert client.get("/api/me", headers=bearer(tokens["bob"])).status_code == 200
+    assert last_use(server, tokens["bob"]) == first
+    clock.advance(minutes=1)
+    assert client.get("/api/me", headers=bearer(tokens["bob"])).status_code == 200
+    assert last_use(server, tokens["bob"]) == first + timedelta(minutes=5)
+
+
+def last_use(server: Server, token: str) -> datetime | None:
     with server.sessions() as session:
-        used = session.scalar(
-            select(ApiToken.last_used_at).where(ApiToken.token_hash == token_hash(tokens["bob"]))
+        return session.scalar(
+            select(ApiToken.last_used_at).where(ApiToken.token_hash == token_hash(token))
         )
-    assert used == server.clock()
 
 
 def test_a_token_made_on_the_account_page_works(client: TestClient) -> None:

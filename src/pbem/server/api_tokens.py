@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import bindparam, select, update
 
 from ..store import ApiToken, User
+from ..store.database import single_writes
 from .accounts import find_user
 from .service import Server
 
@@ -79,6 +80,9 @@ _OWNER = (
     .join(User, User.id == ApiToken.user_id)
     .where(ApiToken.token_hash == bindparam("hash"))
 )
+_NOTE_USE = (
+    update(ApiToken).where(ApiToken.id == bindparam("token")).values(last_used_at=bindparam("now"))
+)
 WARM_READS = ((_OWNER, {"hash": ""}),)  # every API request's first read (warm_up.py)
 
 
@@ -92,8 +96,8 @@ def token_owner(server: Server, token: str) -> str | None:
     token_id, last_used, userid = found
     now = server.clock()
     if last_used is None or now - last_used >= USE_NOTED_EVERY:
-        with server.sessions.begin() as session:
-            session.execute(
-                update(ApiToken).where(ApiToken.id == token_id).values(last_used_at=now)
-            )
+        # One statement, in autocommit on PostgreSQL (one round trip, no ORM
+        # session); SQLite takes its write turn for it.
+        with single_writes(server.writer).begin() as connection:
+            connection.execute(_NOTE_USE, {"token": token_id, "now": now})
     return str(userid)
