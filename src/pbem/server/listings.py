@@ -67,7 +67,9 @@ def view_line(view: BoardView) -> BoardLine:
 
 
 # Lists show the players' names: their users come with them, not their addresses.
-LISTED = selectinload(Board.players).joinedload(BoardPlayer.user).lazyload(User.addresses)
+# The users are read by their keys in a statement of their own: joined to the
+# seats, PostgreSQL hashed the whole users table once a list was long.
+LISTED = selectinload(Board.players).selectinload(BoardPlayer.user).lazyload(User.addresses)
 
 
 def player_named(session: Session, userid: str) -> User | None:
