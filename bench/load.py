@@ -140,6 +140,7 @@ class Figures:
     seconds: float = 0.0
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds by kind of process
     body_bytes: int = 0  # of the 2xx answers
+    split: list[int] = field(default_factory=list)  # clients' connections per web process
 
     @property
     def mean_bytes(self) -> float:
@@ -187,6 +188,10 @@ def print_row(figures: Figures) -> None:
             total = sum(figures.cpu.values()) - figures.cpu.get("other", 0.0)
             per = f"; {total / len(figures.latencies) * 1000:.1f} ms of CPU an answer"
         note(f"CPU seconds in {figures.seconds:.1f} s: {cpu_text(figures.cpu)}{per}")
+    if len(figures.split) > 1:
+        shares = ", ".join(str(count) for count in figures.split)
+        why = "the kernel picks by address, not by load"
+        note(f"connections per web process halfway: {shares} ({why})")
     sys.stdout.flush()
 
 
@@ -229,6 +234,32 @@ def cpu_by_kind(server_session: int | None) -> dict[str, float]:
             kind = "other"
         kinds[kind] = kinds.get(kind, 0.0) + used
     return kinds
+
+
+def web_connections(port: int) -> list[int]:
+    """How many connections to `port` each pbem web process holds now,
+    busiest first, from /proc (empty without it). The kernel hands each new
+    connection to one process's socket by a hash of its addresses
+    (SO_REUSEPORT), so a phase's few long-lived clients may split unevenly,
+    and the busier process answers slower: a reader of the p99 should know."""
+    wanted = f":{port:04X}"
+    established: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                if fields[1].endswith(wanted) and fields[3] == "01":  # local port; ESTABLISHED
+                    established.add(f"socket:[{fields[9]}]")
+    counts = []
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            if not Path(stat).read_text().split(" (", 1)[1].startswith("pbem-web)"):
+                continue
+            links = [os.readlink(fd) for fd in glob.glob(f"{Path(stat).parent}/fd/*")]
+        except (OSError, IndexError):
+            continue  # it exited meanwhile
+        counts.append(sum(link in established for link in links))
+    return sorted(counts, reverse=True)
 
 
 def cpu_text(spent: dict[str, float]) -> str:
@@ -389,7 +420,12 @@ def load(
             figures.error("the phase overran its time and was cut short")
 
     start, cpu = time.perf_counter(), cpu_by_kind(server_session)
-    asyncio.run(everyone())
+    halfway = threading.Timer(seconds / 2, lambda: figures.split.extend(web_connections(port)))
+    halfway.start()
+    try:
+        asyncio.run(everyone())
+    finally:
+        halfway.cancel()
     figures.seconds = time.perf_counter() - start
     figures.cpu = cpu_spent(cpu, cpu_by_kind(server_session))
     return figures

@@ -3,6 +3,8 @@ server (and PostgreSQL), prints a row for every phase, and stops what it started
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -41,3 +43,10 @@ def test_the_load_benchmark_prints_a_row_for_every_phase(db: str) -> None:
     assert len(spent) == len(PHASES) - 2, output  # (the burst has its own line; the tick none)
     assert "CPU seconds from the burst" in run.stdout, output
     assert all("web " in line for line in spent[1:]), output  # (the first: bare FastAPI)
+    if len(os.sched_getaffinity(0)) > 1:  # (one CPU: one web process, nothing to split)
+        # how the clients' connections fell among the web processes (/proc)
+        split = [line for line in lines if "connections per web process" in line]
+        assert len(split) == 6, output  # the moves and the five page phases
+        counts = [int(n) for n in re.findall(r"\d+", split[0].split("halfway:")[1].split("(")[0])]
+        assert len(counts) > 1 and sum(counts) == 2, split[0]  # both clients, busiest first
+        assert counts == sorted(counts, reverse=True), split[0]
