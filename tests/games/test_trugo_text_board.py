@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import os
+import random
 import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbem.games import get_game
 from pbem.games.trugo import TrugoState
-from pbem.games.trugo.text_board import board_lines
+from pbem.games.trugo.text_board import RUNS, STAMPS, YS, _Canvas, board_lines
+from tests.games.trugo_text_reference import PlainCanvas, plain_board_lines
 
 TRUGO = get_game("trugo")
 GOLDEN = Path(__file__).parent / "golden"
@@ -83,3 +87,31 @@ def test_waning_board_names_the_phase_and_gives_examples() -> None:
     text = board("waning").text_board()
     assert "Waning phase" in text and "gone with tiles 1, 0" in " ".join(text.split())
     assert re.search(r"For example: x-?\d+,-?\d+ removes one; \S+ moves a piece\.", text)
+
+
+@pytest.mark.parametrize("rotation", range(3))
+def test_a_tile_drawn_by_runs_is_the_tile_drawn_by_characters(rotation: int) -> None:
+    """Every rotation, at every offset a panel's edges can cut it at."""
+    assert len(RUNS[rotation]) == 2 * YS + 1 and len(STAMPS[rotation]) > 2 * YS + 1
+    for x in range(-4, 9):
+        for y in range(-2, 5):
+            fast, plain = _Canvas(0, 0, 20, 10), PlainCanvas(0, 0, 20, 10)
+            for canvas in (fast, plain):
+                canvas.tile(x, y, rotation, f"{x},{y}", last=(x + y) % 2 == 0)
+            assert fast.lines == plain.lines, (x, y)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from([6, 20, 36]))
+def test_the_drawing_is_the_plain_one_at_every_position_of_random_games(
+    seed: int, size: int
+) -> None:
+    """Tiles by runs and each junction once draw what a character at a time
+    and every tile's corners drew: wide boards (panels), captures, removals."""
+    rng = random.Random(seed)
+    state = TRUGO.start([f"-size={size}"])
+    while True:
+        assert board_lines(state) == plain_board_lines(state)
+        if state.result is not None or len(state.moves) > 150:
+            break
+        state = state.play(rng.choice(state.legal_moves()))
