@@ -202,6 +202,11 @@ def note(line: str) -> None:
 # ------------------------------------------------------------ where the CPU goes
 
 
+def process_name(stat: str) -> str:
+    """The name (comm) in a /proc/PID/stat line: what pbem sets with prctl."""
+    return stat[stat.index("(") + 1 : stat.rindex(")")]
+
+
 CPU_KINDS = {"pbem-web": "web", "pbem-delivery": "delivery", "postgres": "database"}
 
 
@@ -220,7 +225,7 @@ def cpu_by_kind(server_session: int | None) -> dict[str, float]:
             data = Path(path).read_text()
         except OSError:
             continue  # it exited meanwhile
-        name = data[data.index("(") + 1 : data.rindex(")")]
+        name = process_name(data)
         fields = data[data.rindex(")") + 2 :].split()
         pid, session = int(path.split("/")[2]), int(fields[3])
         used = (int(fields[11]) + int(fields[12])) / tick
@@ -253,10 +258,10 @@ def web_connections(port: int) -> list[int]:
     counts = []
     for stat in glob.glob("/proc/[0-9]*/stat"):
         try:
-            if not Path(stat).read_text().split(" (", 1)[1].startswith("pbem-web)"):
+            if process_name(Path(stat).read_text()) != "pbem-web":
                 continue
             links = [os.readlink(fd) for fd in glob.glob(f"{Path(stat).parent}/fd/*")]
-        except (OSError, IndexError):
+        except (OSError, ValueError):
             continue  # it exited meanwhile
         counts.append(sum(link in established for link in links))
     return sorted(counts, reverse=True)
