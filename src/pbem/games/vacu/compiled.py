@@ -13,7 +13,16 @@ Arrays instead of the Board's dicts: a group is its head point (its first
 stone) with its pseudo-liberty sums, its edge bits and its size at that
 index, and its stones are a linked list (`nxt`, -1 at the end, `tail`
 the last), kept in the Board's member order, since the order in which
-suppressed stones come back to the empty points decides later draws.
+suppressed stones come back to the empty points decides later draws. The
+positions seen so far, for the repetition rule, are an open-addressing
+table of their keys with a log of what a game added, so a search can take
+its walk and random game back (`seen_undo`) instead of copying the table.
+
+`run` is the one loop that applies moves of play, as the pure position's
+`_run` is: a given move, or moves drawn at random. The compiled search
+(`ai/vacu_tree.py`) walks its tree with it (one given move a call) and
+plays its random games with it, so the search and the random games apply
+the rules through one function.
 
 The loop compiles on first use (a few seconds) and is cached on disk
 (numba's `cache=True`, in `__pycache__` or the user's cache folder);
@@ -51,10 +60,6 @@ from .search import (
     outcome,
 )
 
-if AVAILABLE:
-    from numba import types
-    from numba.typed import Dict
-
 # How the compiled loop says a game ended (0: it did not, the cap came first).
 _ENDS = {1: CONNECTION, 2: PASSES, 3: REMOVAL, 4: REPETITION}
 _NEEDS_BLACK, _NEEDS_WHITE = NEEDS[BLACK], NEEDS[WHITE]
@@ -66,7 +71,7 @@ _NO_MOVE = -100  # none drawn yet
 
 
 @njit(cache=True)
-def _placement(b: Any, p: int, c: int) -> int:
+def placement(b: Any, p: int, c: int) -> int:
     colour, neighbours, group, libs, lsum, lsq = b[0], b[1], b[2], b[3], b[4], b[5]
     if colour[p] != EMPTY:
         return 0
@@ -253,7 +258,7 @@ def _play(b: Any, links: Any, counts: Any, zobrist: Any, edges: Any, hashes: Any
 
 
 @njit(cache=True)
-def _leader(b: Any, counts: Any, points: Any, komi: int, black: int, button: int) -> int:
+def points_leader(b: Any, counts: Any, points: Any, komi: int, black: int, button: int) -> int:
     """The player ahead on points (`score.score`), -1 on a tie."""
     colour, neighbours = b[0], b[1]
     seen = np.zeros(colour.shape[0], np.bool_)
@@ -297,27 +302,38 @@ def _joins(b: Any, links: Any, p: int) -> bool:
     return links[3][b[2][p]] & need == need
 
 
+# What a compiled position keeps besides its board, in one int64 array
+# (`st`): the player to move, the button's taker (-1 while untaken), the
+# passes in a row, how many points are empty, and how many entries the
+# repetition table's log holds.
+ST_PLAYER, ST_BUTTON, ST_PASSES, ST_EMPTY, ST_LOGGED = range(5)
+NO_MOVE = _NO_MOVE  # `run`'s first move when every move is to be drawn
+
+
 @njit(cache=True)
-def _run(b: Any, links: Any, counts: Any, zobrist: Any, edges: Any, points: Any,
-        hashes: Any, empty: Any, where: Any, n_empty: int, seen_keys: Any,
-        seen_counts: Any, player: int, button: int, passes: int, connection: bool,
-        komi: int, black: int, cap: int, rng: Any, record: Any) -> Any:  # fmt: skip
-    """The game played on from the position the arrays hold, to its end
-    or `cap` turns: (turns, stones placed, end code, winner or -1, the
-    leader on points when capped or -1, moves recorded)."""
+def run(b: Any, links: Any, counts: Any, zobrist: Any, edges: Any, points: Any,
+        hashes: Any, empty: Any, where: Any, seen_keys: Any, seen_counts: Any,
+        log: Any, st: Any, connection: bool, komi: int, black: int, move: int,
+        cap: int, rng: Any, record: Any) -> Any:  # fmt: skip
+    """`VacuSearchPosition._run` over the arrays: `move` first unless it is
+    NO_MOVE, then moves drawn with `rng` (as `draw_move` draws), each
+    applied and the game judged after it, until the game ends or `cap`
+    turns have been played; `st` and the arrays are left as the position
+    then stands (`st`'s player the mover of the last turn once the game
+    is over). Returns (turns, stones placed, end code or 0, winner or -1,
+    moves recorded in `record`, none when it is empty)."""
     colour = b[0]
-    seen = Dict.empty(key_type=types.uint64, value_type=types.int64)
-    for i in range(seen_keys.shape[0]):
-        seen[seen_keys[i]] = seen_counts[i]
-    suppressed = np.empty(colour.shape[0], np.int64)
-    flipped = np.empty(colour.shape[0], np.int64)
-    legal = np.empty(colour.shape[0] + 1, np.int64)
+    total = colour.shape[0]
+    suppressed = np.empty(total, np.int64)
+    flipped = np.empty(total, np.int64)
+    legal = np.empty(total + 1, np.int64)
+    player, button, passes, n_empty = st[ST_PLAYER], st[ST_BUTTON], st[ST_PASSES], st[ST_EMPTY]
     c = BLACK if player == black else WHITE
     taken = button >= 0
     other = PASS_MOVE if taken else BUTTON_MOVE
     if taken and connection:
         other = 0
-    next_key = _TO_MOVE_KEYS[player ^ 1]
+    next_key = _TO_MOVE_KEYS[player ^ 1]  # with the button's key once it is taken
     if taken:
         next_key ^= _BUTTON_KEY
     recording = record.shape[0] > 0
@@ -325,28 +341,27 @@ def _run(b: Any, links: Any, counts: Any, zobrist: Any, edges: Any, points: Any,
     winner = -1
     for turn in range(1, cap + 1):
         turns = turn
-        # draw_move
-        draws = n_empty + 1 if other != 0 else n_empty
-        move = _NO_MOVE
-        for _ in range(MAX_DRAWS):
-            i = int(random_double(rng) * draws)
-            if i == n_empty:
-                move = other if other != 0 else PASS_MOVE
-                break
-            p = empty[i]
-            if _placement(b, p, c):
-                move = p
-                break
-        if move == _NO_MOVE:
-            n_legal = 0
-            for i in range(n_empty):
-                if _placement(b, empty[i], c):
-                    legal[n_legal] = empty[i]
+        if move == _NO_MOVE:  # draw_move
+            draws = n_empty + 1 if other != 0 else n_empty
+            for _ in range(MAX_DRAWS):
+                i = int(random_double(rng) * draws)
+                if i == n_empty:
+                    move = other if other != 0 else PASS_MOVE
+                    break
+                p = empty[i]
+                if placement(b, p, c):
+                    move = p
+                    break
+            if move == _NO_MOVE:
+                n_legal = 0
+                for i in range(n_empty):
+                    if placement(b, empty[i], c):
+                        legal[n_legal] = empty[i]
+                        n_legal += 1
+                if other != 0:
+                    legal[n_legal] = other
                     n_legal += 1
-            if other != 0:
-                legal[n_legal] = other
-                n_legal += 1
-            move = PASS_MOVE if n_legal == 0 else legal[int(random_double(rng) * n_legal)]
+                move = PASS_MOVE if n_legal == 0 else legal[int(random_double(rng) * n_legal)]
         if recording:
             record[turn - 1] = move
         if move >= 0:
@@ -364,9 +379,7 @@ def _run(b: Any, links: Any, counts: Any, zobrist: Any, edges: Any, points: Any,
                 empty[n_empty] = p
                 n_empty += 1
             passes = 0
-            key = hashes[0] ^ next_key
-            occurrences = seen.get(key, 0) + 1
-            seen[key] = occurrences
+            occurrences = seen_add(seen_keys, seen_counts, log, st, hashes[0] ^ next_key)
             if connection:
                 joined = False
                 if colour[move] != EMPTY:
@@ -380,7 +393,7 @@ def _run(b: Any, links: Any, counts: Any, zobrist: Any, edges: Any, points: Any,
                     end, winner = 1, player
                     break
             if (ns or nf) and counts[c ^ 3] == 0:
-                end, winner = 3, _leader(b, counts, points, komi, black, button)
+                end, winner = 3, points_leader(b, counts, points, komi, black, button)
                 break
             if occurrences >= 3:
                 end, winner = 4, -1
@@ -394,23 +407,96 @@ def _run(b: Any, links: Any, counts: Any, zobrist: Any, edges: Any, points: Any,
                 passes = 0
             else:
                 passes += 1
-            key = hashes[0] ^ next_key
-            seen[key] = seen.get(key, 0) + 1
+            seen_add(seen_keys, seen_counts, log, st, hashes[0] ^ next_key)
             if passes >= 2:
-                end, winner = 2, _leader(b, counts, points, komi, black, button)
+                end, winner = 2, points_leader(b, counts, points, komi, black, button)
                 break
         player ^= 1
         c ^= 3
         next_key ^= _SWITCH_KEY
-    leader = -1
-    if end == 0:
-        leader = _leader(b, counts, points, komi, black, button)
+        move = _NO_MOVE
+    st[ST_PLAYER], st[ST_BUTTON], st[ST_PASSES], st[ST_EMPTY] = player, button, passes, n_empty
     recorded = turns if recording else 0
-    return turns, turns - others, end, winner, leader, recorded
+    return turns, turns - others, end, winner, recorded
+
+
+@njit(cache=True)
+def seen_add(keys: Any, counts: Any, log: Any, st: Any, key: Any) -> int:
+    """Count one more occurrence of the repetition `key` in the table
+    (`keys`, `counts`: open addressing, a slot is free while its count is 0)
+    and note the slot in `log` (at `st[ST_LOGGED]`), so `seen_undo` can take
+    it back; the key's occurrences so far."""
+    mask = keys.shape[0] - 1
+    i = np.int64(key & np.uint64(mask))
+    while counts[i] != 0 and keys[i] != key:
+        i = (i + 1) & mask
+    keys[i] = key
+    counts[i] += 1
+    log[st[ST_LOGGED]] = i
+    st[ST_LOGGED] += 1
+    return counts[i]
+
+
+@njit(cache=True)
+def seen_undo(counts: Any, log: Any, st: Any, logged: int) -> None:
+    """Take back the occurrences counted since the log held `logged`
+    entries, last first (so a slot another key probed past is never freed
+    before that key's own entry is gone)."""
+    for j in range(st[ST_LOGGED] - 1, logged - 1, -1):
+        counts[log[j]] -= 1
+    st[ST_LOGGED] = logged
+
+
+@njit(cache=True)
+def seen_table(add_keys: Any, add_counts: Any, room: int) -> Any:
+    """The repetition table holding `add_counts[i]` occurrences of each
+    `add_keys[i]`, with room for `room` more keys (at most half full, so
+    probes stay short): (keys, counts)."""
+    size = 64
+    while size < 2 * (add_keys.shape[0] + room):
+        size *= 2
+    keys = np.zeros(size, np.uint64)
+    counts = np.zeros(size, np.int64)
+    mask = size - 1
+    for j in range(add_keys.shape[0]):
+        key = add_keys[j]
+        i = np.int64(key & np.uint64(mask))
+        while counts[i] != 0 and keys[i] != key:
+            i = (i + 1) & mask
+        keys[i] = key
+        counts[i] = add_counts[j]
+    return keys, counts
+
+
+@njit(cache=True)
+def _play_on(b: Any, links: Any, counts: Any, zobrist: Any, edges: Any, points: Any,
+             hashes: Any, empty: Any, where: Any, add_keys: Any, add_counts: Any, st: Any,
+             connection: bool, komi: int, black: int, cap: int, rng: Any,
+             record: Any) -> Any:  # fmt: skip
+    """A random game by `run` from a position whose repetition table is
+    still to be made (from the occurrences `add_keys`, `add_counts`), in
+    one call from Python: (turns, stones placed, end code or 0, winner or
+    -1, the leader on points when capped or -1, moves recorded)."""
+    seen_keys, seen_counts = seen_table(add_keys, add_counts, cap)
+    log = np.empty(cap, np.int64)
+    turns, placed, end, winner, recorded = run(
+        b, links, counts, zobrist, edges, points, hashes, empty, where, seen_keys,
+        seen_counts, log, st, connection, komi, black, _NO_MOVE, cap, rng, record,
+    )  # fmt: skip
+    leader = -1 if end else points_leader(b, counts, points, komi, black, st[ST_BUTTON])
+    return turns, placed, end, winner, leader, recorded
+
+
+def occurrences(seen: dict[int, int]) -> tuple[Any, Any]:
+    """A position's `seen` as the arrays `seen_table` takes."""
+    return (
+        np.fromiter(seen.keys(), np.uint64, len(seen)),
+        np.fromiter(seen.values(), np.int64, len(seen)),
+    )
 
 
 @cache
-def _statics(size: int) -> tuple[Any, Any, Any, Any]:
+def statics(size: int) -> tuple[Any, Any, Any, Any]:
     """Per board size: the neighbours, the edge bits, the points; and the
     Zobrist keys (one table for every size)."""
     _, points, neighbours, edges = _tables(size)
@@ -422,9 +508,10 @@ def _statics(size: int) -> tuple[Any, Any, Any, Any]:
     )
 
 
-def _arrays(board: Board) -> tuple[Any, Any]:
-    """The board as the compiled loop's arrays: (colour, neighbours, group,
-    libs, lsum, lsq) and (nxt, tail, size, reach)."""
+def board_rows(board: Board) -> Any:
+    """The board's changing arrays as one (9, points) int64 array, whose
+    rows are colour, group, libs, lsum, lsq, nxt, tail, size and reach
+    (`views` names them): a position's copy is one array copy."""
     total = len(board.colour)
     nxt, tail, size, reach = [-1] * total, [0] * total, [0] * total, [0] * total
     libs, lsum, lsq = [0] * total, [0] * total, [0] * total
@@ -439,15 +526,37 @@ def _arrays(board: Board) -> tuple[Any, Any]:
         libs[head] = board.libs[head]
         lsum[head] = board.lsum[head]
         lsq[head] = board.lsq[head]
-    neighbours = _statics(board.size)[0]
-    # One array made at once (each row a contiguous view): a playout's
-    # set-up costs one conversion, not nine.
-    rows = np.array(
+    return np.array(
         (board.colour, board.group, libs, lsum, lsq, nxt, tail, size, reach), dtype=np.int64
     )
+
+
+@njit(cache=True)
+def views(rows: Any, neighbours: Any) -> Any:
+    """The compiled loop's two tuples over `board_rows`' rows: (colour,
+    neighbours, group, libs, lsum, lsq) and (nxt, tail, size, reach)."""
     b = (rows[0], neighbours, rows[1], rows[2], rows[3], rows[4])
-    links = (rows[5], rows[6], rows[7], rows[8])
-    return b, links
+    return b, (rows[5], rows[6], rows[7], rows[8])
+
+
+def _arrays(board: Board) -> tuple[Any, Any]:
+    """The board as the compiled loop's arrays (`views` of `board_rows`)."""
+    return views.py_func(board_rows(board), statics(board.size)[0])  # (as Python: no boxing)
+
+
+def places(position: VacuSearchPosition) -> tuple[Any, Any, Any]:
+    """The position's empty points (in its order) and each one's index
+    there, as arrays the size of the board's, and its `st` array."""
+    board = position.board
+    total = len(board.colour)
+    empty = np.zeros(total, np.int64)
+    count = len(position.empty)
+    empty[:count] = position.empty
+    where = np.array(position.where, dtype=np.int64)
+    assert position.to_move is not None
+    button = -1 if position.button is None else position.button
+    st = np.array((position.to_move, button, position.passes, count, 0), np.int64)
+    return empty, where, st  # (st: ST_PLAYER, ST_BUTTON, ST_PASSES, ST_EMPTY, ST_LOGGED)
 
 
 def play_out(
@@ -481,39 +590,17 @@ def _played(
     assert position.komi is not None and position.black is not None
     board = position.board
     b, links = _arrays(board)
-    _, edges, points, zobrist = _statics(board.size)
-    total = len(board.colour)
-    empty = np.zeros(total, np.int64)
-    count = len(position.empty)
-    empty[:count] = position.empty
-    seen = position.seen
+    _, edges, points, zobrist = statics(board.size)
     hashes = np.array([board.hash], dtype=np.uint64)
     counts = np.array(board.stones, dtype=np.int64)
     rng = np.array([rand.state], dtype=np.uint64)
     moves = np.empty(cap - turns if record is not None else 0, np.int64)
-    played, placed, end, winner, leader, recorded = _run(
-        b,
-        links,
-        counts,
-        zobrist,
-        edges,
-        points,
-        hashes,
-        empty,
-        np.array(position.where, dtype=np.int64),
-        count,
-        np.fromiter(seen.keys(), dtype=np.uint64, count=len(seen)),
-        np.fromiter(seen.values(), dtype=np.int64, count=len(seen)),
-        player,
-        -1 if position.button is None else position.button,
-        position.passes,
-        position.connection,
-        position.komi,
-        position.black,
-        cap - turns,
-        rng,
-        moves,
-    )
+    empty, where, st = places(position)
+    played, placed, end, winner, leader, recorded = _play_on(
+        b, links, counts, zobrist, edges, points, hashes, empty, where,
+        *occurrences(position.seen), st, position.connection, position.komi,
+        position.black, cap - turns, rng, moves,
+    )  # fmt: skip
     rand.state = int(rng[0])
     if record is not None:
         record.extend(moves[:recorded].tolist())
