@@ -4,7 +4,9 @@ per iteration, in the same run.
 
 `python -m bench.search [--game vacu] [--seconds 5] [--rounds 3]` times our
 search (`pbem.ai.mcts.search`, one process, one thread) with the hard bot's
-settings (solver, wins in one looked for) and as plain UCT, and OpenSpiel's
+settings (solver, wins in one looked for; compiled in Vacu and Convacu,
+`pbem.ai.vacu_tree`), the same settings in the Python tree it is tested
+against (`mcts.tree_search`), and as plain UCT, and OpenSpiel's
 bot (`pyspiel.MCTSBot`, UCT constant 1.4, no solver) for about as long,
 round after round, so a noisy machine hits both alike; it prints the median
 of the rounds and our figures as a multiple of OpenSpiel's. The issue's
@@ -19,11 +21,11 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pbem.ai.levels import knowledge
-from pbem.ai.mcts import Budget, Settings, search
+from pbem.ai.mcts import Analysis, Budget, Settings, search, tree_search
 from pbem.games import get_game
 from pbem.games.base import SearchPosition
 
@@ -37,10 +39,13 @@ OPENINGS: dict[str, list[str]] = {
 }
 
 
-def ours(game: str, settings: Settings, seconds: float, seed: int) -> float:
+Search = Callable[[SearchPosition, Budget, random.Random, Settings], Analysis]
+
+
+def ours(game: str, settings: Settings, seconds: float, seed: int, find: Search = search) -> float:
     """Our iterations per second from the game's opening."""
     position: SearchPosition = get_game(game).start(OPENINGS[game]).search_position()
-    analysis = search(position, Budget(seconds=seconds), random.Random(seed), settings)
+    analysis = find(position, Budget(seconds=seconds), random.Random(seed), settings)
     return analysis.iterations / analysis.seconds
 
 
@@ -74,10 +79,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     hard = knowledge(args.game)
     plain = Settings(solver=False, decisive=False)
-    figures: dict[str, list[float]] = {"hard": [], "uct": [], "openspiel": []}
+    figures: dict[str, list[float]] = {"hard": [], "python": [], "uct": [], "openspiel": []}
     missing = False
     for index in range(args.rounds):  # interleaved: the machine's moods hit all three alike
         figures["hard"].append(ours(args.game, hard, args.seconds, index))
+        figures["python"].append(ours(args.game, hard, args.seconds, index, tree_search))
         figures["uct"].append(ours(args.game, plain, args.seconds, index))
         found: Any = openspiel(args.seconds, index + 1)
         if found is None:
@@ -90,7 +96,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     hard_rate = statistics.median(figures["hard"])
     uct_rate = statistics.median(figures["uct"])
+    python_rate = statistics.median(figures["python"])
     print(f"{args.game} ({' '.join(OPENINGS[args.game])}), hard settings  {hard_rate:9.0f}/s")
+    print(
+        f"{args.game} ({' '.join(OPENINGS[args.game])}), hard settings, Python tree  "
+        f"{python_rate:9.0f}/s (the search is {hard_rate / python_rate:.2f}x it)"
+    )
     print(f"{args.game} ({' '.join(OPENINGS[args.game])}), plain UCT      {uct_rate:9.0f}/s")
     if missing:
         print("OpenSpiel is not installed: `pip install -e '.[bench]'` for the yardstick")

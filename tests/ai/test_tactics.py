@@ -3,7 +3,8 @@ each game found by random play (their records are below): Vasco closing a
 loop, Trugo taking the last pieces, Vacu a flip that removes the last
 enemy group, Convacu completing a connection. The truth (which moves win,
 which let the opponent win at once) is worked out here through the clean
-API, move by move."""
+API, move by move. Each is asked of `search` (compiled where it fits:
+Vacu and Convacu with RAVE) and of the Python tree (`tree_search`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from pbem.ai.mcts import Budget, Settings, search
+from pbem.ai.mcts import Budget, Settings, search, tree_search
 from pbem.games import get_game
 from pbem.games.base import State
 
@@ -44,6 +45,7 @@ LOSSES_IN_ONE = [
 HOW = pytest.mark.parametrize(
     "how", [Settings(), Settings(rave=300, exploration=0.2)], ids=["uct", "rave"]
 )
+SEARCH = pytest.mark.parametrize("find", [search, tree_search], ids=["search", "python"])
 
 
 def position(rules: tuple[str, tuple[str, ...], str], record: str) -> State[Any]:
@@ -65,23 +67,25 @@ def wins_at_once(state: State[Any], words: str = "") -> set[str]:
     return found
 
 
+@SEARCH
 @HOW
 @pytest.mark.parametrize(("rules", "record"), WINS_IN_ONE, ids=lambda v: str(v)[:12])
 def test_takes_a_win_in_one(
-    rules: tuple[str, tuple[str, ...], str], record: str, how: Settings
+    rules: tuple[str, tuple[str, ...], str], record: str, how: Settings, find: Any
 ) -> None:
     state = position(rules, record)
     winning = wins_at_once(state, rules[2])
     assert winning and len(winning) < len(state.legal_moves())  # the position is a test
-    analysis = search(state.search_position(), Budget(iterations=50), random.Random(1), how)
+    analysis = find(state.search_position(), Budget(iterations=50), random.Random(1), how)
     assert analysis.best in winning
     assert analysis.proven and analysis.candidates[0].win_rate == 1.0
 
 
+@SEARCH
 @HOW
 @pytest.mark.parametrize(("rules", "record"), LOSSES_IN_ONE, ids=lambda v: str(v)[:12])
 def test_blocks_a_loss_in_one(
-    rules: tuple[str, tuple[str, ...], str], record: str, how: Settings
+    rules: tuple[str, tuple[str, ...], str], record: str, how: Settings, find: Any
 ) -> None:
     state = position(rules, record)
     assert not wins_at_once(state)
@@ -92,5 +96,5 @@ def test_blocks_a_loss_in_one(
     moves = len(state.legal_moves())
     for seed in range(3):
         budget = Budget(iterations=4 * moves + 50)
-        analysis = search(state.search_position(), budget, random.Random(seed), how)
+        analysis = find(state.search_position(), budget, random.Random(seed), how)
         assert analysis.best in safe, (analysis.best, sorted(safe))

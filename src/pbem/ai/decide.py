@@ -13,6 +13,7 @@ from typing import Any
 
 from ..games import get_game, warm_up
 from ..games.base import State
+from . import vacu_tree
 from .levels import knowledge, level_named
 from .mcts import Analysis, Budget, Candidate, search
 
@@ -24,11 +25,13 @@ HINT_LOOK = Budget(seconds=3.0, iterations=5000)  # the search a hint gets
 
 def prepare_process() -> None:
     """Make this process ready to search: load the compiled random games
-    (a first compile takes seconds), then freeze everything loaded so far
+    and the compiled Vacu search (a first compile takes seconds, a load
+    from numba's cache a fraction of one), then freeze everything loaded so far
     out of the cyclic collector's sight. Without the freeze, its full
     collections walked numba's objects too and paused a Vacu search for
     60 ms at a time; with it, about a millisecond."""
     warm_up()
+    vacu_tree.warm_up()
     gc.freeze()
 
 

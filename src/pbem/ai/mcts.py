@@ -136,7 +136,25 @@ def search(
     settings: Settings = Settings(),
 ) -> Analysis:
     """Search from `position` (left unchanged; its game must not be over)
-    within `budget` and rank the moves of the player to move."""
+    within `budget` and rank the moves of the player to move: compiled
+    where `vacu_tree` fits the position, else `tree_search`."""
+    if position.to_move is None:
+        raise ValueError("the game is over: there is no move to search")
+    from . import vacu_tree  # (it builds on this module)
+
+    if vacu_tree.fits(position, settings):
+        return vacu_tree.search(position, budget, rng, settings)  # type: ignore[arg-type]
+    return tree_search(position, budget, rng, settings)
+
+
+def tree_search(
+    position: SearchPosition,
+    budget: Budget,
+    rng: random.Random,
+    settings: Settings = Settings(),
+) -> Analysis:
+    """`search` in Python, over any game's search position: the reference
+    a compiled search (`vacu_tree`) is tested against."""
     if position.to_move is None:
         raise ValueError("the game is over: there is no move to search")
     root = new_node(position, None)

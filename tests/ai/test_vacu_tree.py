@@ -1,0 +1,156 @@
+"""The compiled Vacu and Convacu search (ai/vacu_tree.py) against the
+Python tree it repeats (mcts.tree_search): from the same seed and the same
+number of iterations, the same analysis (every ranked move's visits and
+win rate, the root's share, what is proven), over random positions of
+both games, every size and phase of play, and several settings; however
+its iterations fall into batches; within a time budget; and only where it
+fits."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbem.ai import mcts, vacu_tree
+from pbem.ai.levels import knowledge
+from pbem.ai.mcts import Analysis, Budget, Settings
+from pbem.games import get_game
+from pbem.games.vacu import VacuState
+from pbem.games.vacu.search import VacuSearchPosition
+
+RAVE = knowledge("vacu")
+HOWS = [
+    RAVE,
+    Settings(exploration=0.5, rave=50.0),
+    Settings(exploration=0.2, rave=300.0, decisive=False),
+    Settings(exploration=0.3, rave=1000.0, solver=False),
+    Settings(exploration=0.2, rave=300.0, first_play=0.6),
+]
+
+
+def after(name: str, size: int, komi: int | None, turns: int, seed: int) -> VacuState:
+    """A game of the clean API after `turns` random turns."""
+    words = [f"-size={size}"] + ([] if komi is None else [f"-komi={komi}"])
+    state = cast(VacuState, get_game(name).start(words))
+    rng = random.Random(seed)
+    for _ in range(turns):
+        if state.result is not None:
+            break
+        moves = state.legal_moves()
+        state = cast(VacuState, state.play(moves[int(rng.random() * len(moves))]))
+    return state
+
+
+def seen(analysis: Analysis) -> tuple[Any, ...]:
+    """What a search found, without its wall time."""
+    return (analysis.candidates, analysis.iterations, analysis.share, analysis.proven)
+
+
+def both(state: VacuState, iterations: int, seed: int, how: Settings) -> Analysis:
+    position = state.search_position()
+    assert vacu_tree.fits(position, how)
+    budget = Budget(iterations=iterations)
+    python = mcts.tree_search(state.search_position(), budget, random.Random(seed), how)
+    fast = vacu_tree.search(position, budget, random.Random(seed), how)  # type: ignore[arg-type]
+    assert seen(fast) == seen(python)
+    return fast
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    name=st.sampled_from(["vacu", "convacu"]),
+    size=st.integers(5, 9),
+    komi=st.sampled_from([None, -2, 0, 5]),
+    turns=st.integers(0, 90),
+    iterations=st.sampled_from([1, 30, 400]),
+    how=st.sampled_from(HOWS),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_the_same_analysis_from_the_same_seed(
+    name: str, size: int, komi: int | None, turns: int, iterations: int, how: Settings, seed: int
+) -> None:
+    state = after(name, size, komi, turns + 2, seed)  # past a komi step's two turns
+    if state.result is not None or state.komi is None or state.black is None:
+        return
+    both(state, iterations, seed, how)
+
+
+@pytest.mark.parametrize("name", ["vacu", "convacu"])
+def test_endgames_agree_where_the_solver_works(name: str) -> None:
+    """Late positions of small boards, where wins in one, proven moves and
+    whole solved roots are common: the same proofs."""
+    proven = 0
+    for seed in range(40):
+        state = after(name, 5, 2, 14 + seed % 11, seed)
+        if state.result is None:
+            proven += both(state, 2000, seed, RAVE).proven
+    assert proven  # some root was solved: the solver's path was compared
+
+
+@pytest.mark.parametrize("batch", [1e-9, 1.0])
+def test_batches_do_not_change_the_search(batch: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One iteration a call, or all of them in one: the same search."""
+    monkeypatch.setattr(vacu_tree, "BATCH_SECONDS", batch)
+    monkeypatch.setattr(vacu_tree, "FIRST_BATCH", 1 if batch < 1 else 10_000)
+    for seed in range(3):
+        both(after("convacu", 7, 3, 10 + seed, seed), 300, seed, RAVE)
+
+
+def test_keeps_to_its_time_and_runs_more_than_python() -> None:
+    state = after("vacu", 9, 6, 10, 3)
+    budget = Budget(seconds=0.3)
+    vacu_tree.search(state.search_position(), Budget(iterations=10), random.Random(1), RAVE)  # type: ignore[arg-type]
+    fast = vacu_tree.search(state.search_position(), budget, random.Random(1), RAVE)  # type: ignore[arg-type]
+    python = mcts.tree_search(state.search_position(), budget, random.Random(1), RAVE)
+    assert fast.seconds <= 0.3
+    assert fast.iterations > 2 * python.iterations
+
+
+def test_search_takes_the_compiled_tree_where_it_fits(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[object] = []
+    compiled_search = vacu_tree.search
+
+    def spy(*args: Any) -> Analysis:
+        calls.append(args[0])
+        return compiled_search(*args)
+
+    monkeypatch.setattr(vacu_tree, "search", spy)
+    playing = after("convacu", 7, 3, 4, 1)
+    komi_step = after("convacu", 7, None, 0, 1)
+    colour_step = after("convacu", 7, None, 1, 1)
+    for state in (playing, komi_step, colour_step):
+        mcts.search(state.search_position(), Budget(iterations=20), random.Random(1), RAVE)
+    mcts.search(playing.search_position(), Budget(iterations=20), random.Random(1), Settings())
+    assert len(calls) == 1  # in play, with RAVE: not the komi or colour step, not plain UCT
+
+
+def test_fits_only_compiled_positions_in_play_searched_with_rave() -> None:
+    playing = after("vacu", 7, 3, 4, 1)
+    assert vacu_tree.fits(playing.search_position(), RAVE)
+    assert not vacu_tree.fits(playing.search_position(), Settings())
+    pure = VacuSearchPosition.from_state(playing)  # the pure twin: no compiled random games
+    assert not vacu_tree.fits(pure, RAVE)
+    assert not vacu_tree.fits(after("vacu", 7, None, 0, 1).search_position(), RAVE)
+    assert not vacu_tree.fits(after("vacu", 7, None, 1, 1).search_position(), RAVE)
+
+
+def test_loads_from_numba_s_cache_in_under_two_seconds(tmp_path: Path) -> None:
+    """The first process compiles the search and writes numba's cache; a
+    later one (a bot's search process starting) loads it in well under the
+    time of one move."""
+    script = "from pbem.ai import vacu_tree; vacu_tree.warm_up()"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", script], check=True, env=env, timeout=300)
+    timed = f"import time; t = time.perf_counter(); {script}; print(time.perf_counter() - t)"
+    out = subprocess.run(
+        [sys.executable, "-c", timed], check=True, env=env, timeout=300, capture_output=True
+    )
+    assert float(out.stdout) < 2.0, f"warm-up took {out.stdout!r}"
