@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -153,8 +154,7 @@ class _Search:
                 float(settings.decisive and settings.solver),
             )
         )
-        betas, shrink = _rave_tables(settings.rave)
-        self.tables = (np.array(betas), np.array(shrink))
+        self.tables = _tables(settings.rave)
         self.buffers = (
             np.zeros(MAX_DEPTH + 1, np.int64),  # the walk's nodes
             np.zeros(MAX_DEPTH, np.int64),  # the walk's moves
@@ -211,6 +211,13 @@ class _Search:
             root.children = [_node(t, c) for c in range(start, start + int(t[COUNT][0]))]
         root.untried = []
         return _analysis(root, position, iterations, seconds)
+
+
+@cache
+def _tables(rave: float) -> tuple[Any, Any]:
+    """`mcts._rave_tables` as arrays: the very numbers the Python tree uses."""
+    betas, shrink = _rave_tables(rave)
+    return np.array(betas), np.array(shrink)
 
 
 def _node(t: Any, i: int) -> Node:
