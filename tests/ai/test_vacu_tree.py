@@ -12,6 +12,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any, cast
 
@@ -107,11 +108,37 @@ def test_batches_do_not_change_the_search(batch: float, monkeypatch: pytest.Monk
 def test_keeps_to_its_time_and_runs_more_than_python() -> None:
     state = after("vacu", 9, 6, 10, 3)
     budget = Budget(seconds=0.3)
-    vacu_tree.search(state.search_position(), Budget(iterations=10), random.Random(1), RAVE)  # type: ignore[arg-type]
+    vacu_tree.warm_up()  # loaded, not loading inside the timed search
     fast = vacu_tree.search(state.search_position(), budget, random.Random(1), RAVE)  # type: ignore[arg-type]
     python = mcts.tree_search(state.search_position(), budget, random.Random(1), RAVE)
     assert fast.seconds <= 0.3
     assert fast.iterations > 2 * python.iterations
+
+
+def test_a_slow_growth_of_the_tree_never_runs_past_the_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Growing the tree's arrays copies them (a tenth of a second at
+    millions of nodes, which once made a 6 s move take 6.035 s): with each
+    growth made to take 0.2 s, a search of 0.5 s stops rather than grow
+    a second time, where growing would end at 0.6 s or later."""
+    grow = vacu_tree._Search.grow
+
+    def slow(self: Any, n: int) -> None:
+        time.sleep(0.2)
+        grow(self, n)
+
+    state = after("vacu", 9, 6, 4, 3)
+    vacu_tree.warm_up()  # loaded, not loading inside the timed search
+    monkeypatch.setattr(vacu_tree._Search, "grow", slow)
+    analysis = vacu_tree.search(
+        state.search_position(),  # type: ignore[arg-type]
+        Budget(seconds=0.5),
+        random.Random(1),
+        RAVE,
+    )
+    assert analysis.seconds <= 0.5
+    assert analysis.iterations > 16_384 // 123  # it did grow once: more than the first arrays hold
 
 
 def test_search_takes_the_compiled_tree_where_it_fits(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -93,7 +93,9 @@ def search(
     """`mcts.search` for a position that `fits`, compiled: the same
     analysis from the same seed (the budget kept the same way: a batch of
     iterations starts only if, at the slowest rate seen, it ends before the
-    deadline; the first iteration always runs)."""
+    deadline; the first iteration always runs). Growing the tree's arrays
+    copies them (a tenth of a second at millions of nodes), so a growth
+    that might not end well before the deadline ends the search instead."""
     started = time.perf_counter()
     deadline = None if budget.seconds is None else started + budget.seconds * (1 - RESERVE)
     limit = budget.iterations
@@ -101,6 +103,7 @@ def search(
     iterations = 0
     seeds: list[int] = []  # drawn for a batch and not used by it: the next one's first
     cost = 0.0  # the most one iteration has cost on average over a batch
+    grew = 0.0  # how long the last growth of the tree took (the next copies twice as much)
     now = started
     while not tree.solved():
         n = FIRST_BATCH if not cost else max(1, int(BATCH_SECONDS / cost))
@@ -108,6 +111,12 @@ def search(
             n = min(n, limit - iterations)
             if n <= 0:
                 break
+        if not tree.has_room(n):
+            if deadline is not None and iterations > 0 and now + 2 * grew >= deadline:
+                break
+            tree.grow(n)
+            before, now = now, time.perf_counter()
+            grew = now - before
         if deadline is not None and iterations > 0:
             n = min(n, int((deadline - now) / max(cost, 1e-9)))
             if n <= 0:
@@ -174,10 +183,10 @@ class _Search:
         return bool(self.tree[SOLVED][0] >= 0)
 
     def iterate(self, n: int, seeds: list[int]) -> tuple[int, int]:
-        """Run up to `n` iterations (fewer if the root is solved) with
-        the random games' seeds from `seeds`, in order; how many ran and
-        how many seeds they used."""
-        self._room(n * self.widest + 1)
+        """Run up to `n` iterations (fewer if the root is solved; the tree
+        must have room for them) with the random games' seeds from `seeds`,
+        in order; how many ran and how many seeds they used."""
+        assert self.has_room(n)
         done, used = _iterate(
             self.tree, self.used, self.root, self.work, self.check, self.shared,
             self.rules, self.how, self.tables, np.array(seeds[:n], np.uint64), n,
@@ -185,12 +194,15 @@ class _Search:
         )  # fmt: skip
         return int(done), int(used)
 
-    def _room(self, nodes: int) -> None:
-        """Grow the tree's arrays (doubling) until `nodes` more fit."""
+    def has_room(self, n: int) -> bool:
+        """Whether `n` iterations fit in the tree's arrays (each lists at
+        most one position's moves)."""
+        return int(self.used[0]) + n * self.widest + 1 <= len(self.tree[0])
+
+    def grow(self, n: int) -> None:
+        """Grow the tree's arrays (doubling) until `n` iterations fit."""
         size = len(self.tree[0])
-        need = int(self.used[0]) + nodes
-        if need <= size:
-            return
+        need = int(self.used[0]) + n * self.widest + 1
         while size < need:
             size *= 2
         grown = []
