@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 from pbem.ai import mcts, vacu_tree
 from pbem.ai.levels import knowledge
 from pbem.ai.mcts import Analysis, Budget, Settings
-from pbem.games import get_game
 from pbem.games.vacu import VacuState
 from pbem.games.vacu.search import VacuSearchPosition
+from tests.games.test_vacu_compiled import position_after as after
 
 RAVE = knowledge("vacu")
 HOWS = [
@@ -35,19 +35,6 @@ HOWS = [
     Settings(exploration=0.3, rave=1000.0, solver=False),
     Settings(exploration=0.2, rave=300.0, first_play=0.6),
 ]
-
-
-def after(name: str, size: int, komi: int | None, turns: int, seed: int) -> VacuState:
-    """A game of the clean API after `turns` random turns."""
-    words = [f"-size={size}"] + ([] if komi is None else [f"-komi={komi}"])
-    state = cast(VacuState, get_game(name).start(words))
-    rng = random.Random(seed)
-    for _ in range(turns):
-        if state.result is not None:
-            break
-        moves = state.legal_moves()
-        state = cast(VacuState, state.play(moves[int(rng.random() * len(moves))]))
-    return state
 
 
 def seen(analysis: Analysis) -> tuple[Any, ...]:
