@@ -64,6 +64,7 @@ from ..games.vacu.search import BUTTON_MOVE, PASS_MOVE, default_cap
 from .mcts import RESERVE, Analysis, Budget, Node, Settings, _analysis, _rave_tables
 
 MAX_DEPTH = 1000  # moves a walk goes down at most
+MOST_PROJECTED = 1 << 24  # the most nodes a growth makes room for ahead of need (448 MB)
 PENDING, OVER = -1, 2  # a node's `mover` before its first walk, and once its game is over
 BATCH_SECONDS = 0.005  # about how long one call into the compiled loop runs
 FIRST_BATCH = 8  # iterations, before there is a rate to size batches by
@@ -94,8 +95,10 @@ def search(
     analysis from the same seed (the budget kept the same way: a batch of
     iterations starts only if, at the slowest rate seen, it ends before the
     deadline; the first iteration always runs). Growing the tree's arrays
-    copies them (a tenth of a second at millions of nodes), so a growth
-    that might not end well before the deadline ends the search instead."""
+    copies them (a tenth of a second at millions of nodes), so a time-bound
+    search grows them at once to what the rest of its time will likely use
+    (new arrays cost nothing until written), and a growth that might not
+    end well before the deadline ends the search instead."""
     started = time.perf_counter()
     deadline = None if budget.seconds is None else started + budget.seconds * (1 - RESERVE)
     limit = budget.iterations
@@ -103,7 +106,7 @@ def search(
     iterations = 0
     seeds: list[int] = []  # drawn for a batch and not used by it: the next one's first
     cost = 0.0  # the most one iteration has cost on average over a batch
-    grew = 0.0  # how long the last growth of the tree took (the next copies twice as much)
+    grew = 0.0  # how long the last growth took (the next copies twice as much, in as varied a time)
     now = started
     while not tree.solved():
         n = FIRST_BATCH if not cost else max(1, int(BATCH_SECONDS / cost))
@@ -112,9 +115,9 @@ def search(
             if n <= 0:
                 break
         if not tree.has_room(n):
-            if deadline is not None and iterations > 0 and now + 2 * grew >= deadline:
+            if deadline is not None and iterations > 0 and now + 4 * grew >= deadline:
                 break
-            tree.grow(n)
+            tree.grow(n, tree.projected(started, now, deadline))
             before, now = now, time.perf_counter()
             grew = now - before
         if deadline is not None and iterations > 0:
@@ -199,10 +202,22 @@ class _Search:
         most one position's moves)."""
         return int(self.used[0]) + n * self.widest + 1 <= len(self.tree[0])
 
-    def grow(self, n: int) -> None:
-        """Grow the tree's arrays (doubling) until `n` iterations fit."""
+    def projected(self, started: float, now: float, deadline: float | None) -> int:
+        """How many nodes the search will likely hold at `deadline` (0 without
+        one): the nodes so far, at the rate so far, with a quarter more.
+        The tree grows about as fast late in a search as early (6 s Convacu
+        searches passed 1, 2 and 4 million nodes at 1.2, 2.6 and 5.4 s)."""
+        if deadline is None or now <= started:
+            return 0
+        rate = int(self.used[0]) / (now - started)
+        return min(int(rate * (deadline - started) * 1.25), MOST_PROJECTED)
+
+    def grow(self, n: int, projected: int = 0) -> None:
+        """Grow the tree's arrays (doubling) until `n` iterations fit, and
+        to `projected` nodes if that is more: one early copy of a small
+        tree, not a late one of a large tree."""
         size = len(self.tree[0])
-        need = int(self.used[0]) + n * self.widest + 1
+        need = max(int(self.used[0]) + n * self.widest + 1, projected)
         while size < need:
             size *= 2
         grown = []
