@@ -106,7 +106,7 @@ def search(
     iterations = 0
     seeds: list[int] = []  # drawn for a batch and not used by it: the next one's first
     cost = 0.0  # the most one iteration has cost on average over a batch
-    grew = 0.0  # how long the last growth took (the next copies twice as much, in as varied a time)
+    per_slot = 0.0  # the most a growth has taken per slot of the arrays it copied
     now = started
     while not tree.solved():
         n = FIRST_BATCH if not cost else max(1, int(BATCH_SECONDS / cost))
@@ -115,11 +115,12 @@ def search(
             if n <= 0:
                 break
         if not tree.has_room(n):
-            if deadline is not None and iterations > 0 and now + 4 * grew >= deadline:
+            copied = len(tree.tree[0])
+            if deadline is not None and iterations > 0 and now + 2 * per_slot * copied >= deadline:
                 break
             tree.grow(n, tree.projected(started, now, deadline))
             before, now = now, time.perf_counter()
-            grew = now - before
+            per_slot = max(per_slot, (now - before) / copied)
         if deadline is not None and iterations > 0:
             n = min(n, int((deadline - now) / max(cost, 1e-9)))
             if n <= 0:
