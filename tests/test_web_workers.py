@@ -4,6 +4,8 @@ error, and stopping the server stops its workers."""
 
 from __future__ import annotations
 
+import gc
+import inspect
 import json
 import os
 import signal
@@ -18,7 +20,7 @@ import pytest
 
 from pbem.server import Server
 from pbem.store import make_engine, session_factory, upgrade
-from pbem.web_workers import worker_count
+from pbem.web_workers import run_worker, worker_count
 from tests.mail.smtp_world import free_port
 from tests.server.test_commands import signup
 
@@ -204,17 +206,36 @@ def test_every_worker_reads_the_sessions_of_the_others(tmp_path: Path) -> None:
     assert (tmp_path / "var" / "mail" / "new").is_dir()
 
 
-def test_a_web_process_sets_its_start_up_aside_from_the_collector() -> None:
-    """(In a fresh interpreter: the setting is the whole process's.)"""
-    probe = (
-        "import gc; from pbem.web_workers import quieter_collector; quieter_collector(); "
-        "print(gc.get_threshold()[0], gc.get_freeze_count())"
-    )
+def collector_after(probe: str) -> tuple[int, int]:
+    """The collector's youngest threshold and frozen count after `probe`
+    runs in a fresh interpreter (the setting is the whole process's)."""
+    probe += "; import gc; print(gc.get_threshold()[0], gc.get_freeze_count())"
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout.split()
-    threshold, frozen = int(out[0]), int(out[1])
+    return int(out[-2]), int(out[-1])
+
+
+def test_a_web_process_sets_its_start_up_aside_from_the_collector() -> None:
+    threshold, frozen = collector_after(
+        "from pbem.web_workers import run_worker; from pbem.processes import quieter_collector; "
+        "quieter_collector()"
+    )
     assert threshold == 20_000 and frozen > 10_000  # start-up's objects, set aside
+    assert "quieter_collector()" in inspect.getsource(run_worker)
+
+
+def test_pbem_serve_quiets_the_collector_of_its_main_process() -> None:
+    """The main process (the SMTP listener, the tick) collects as the web
+    processes do; the command sets it, not serve(), so a test that runs
+    serve() in its own interpreter keeps Python's defaults."""
+    default = gc.get_threshold()[0]
+    threshold, frozen = collector_after(
+        "import pbem.serve; pbem.serve.serve = lambda *args, **kwargs: None; "
+        "from pbem.cli import main; main(['serve'])"
+    )
+    assert threshold == 20_000 and frozen > 10_000
+    assert default != 20_000  # (what the tests' own interpreter keeps)
 
 
 @pytest.mark.parametrize("workers", [1, 2])

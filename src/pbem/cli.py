@@ -129,8 +129,10 @@ def mail_command(name: str, words: Sequence[str], out: TextIO) -> int:
     configure()
     config = settings()
     if name == "serve":
+        from .processes import quieter_collector
         from .serve import serve
 
+        quieter_collector()  # (this process is the server's main one from here on)
         try:
             serve(config, out=out)
         except OSError as error:  # a port in use, most likely
