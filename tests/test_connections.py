@@ -67,6 +67,38 @@ def test_the_smtp_door_turns_a_flood_away_and_keeps_serving(
         engine.dispose()
 
 
+def test_the_smtp_door_looks_up_its_own_name_once_not_per_connection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A resolver that takes a second to answer (a slow DNS) would hold up
+    the listener's event loop, and so every mail, at each connection."""
+    asked: list[float] = []
+
+    def slow_fqdn(name: str = "") -> str:
+        asked.append(time.monotonic())
+        time.sleep(1.0)
+        return "mail.games.test"
+
+    monkeypatch.setattr(socket, "getfqdn", slow_fqdn)
+    engine = make_engine(f"sqlite:///{tmp_path / 'pbem.sqlite3'}")
+    upgrade(engine)
+    settings = Settings(address="pbem@games.test", smtp_port=free_port())
+    listener = start_listener(Server(session_factory(engine)), settings)
+    try:
+        asked.clear()  # (the one look-up at start)
+        start = time.monotonic()
+        for _ in range(3):
+            client = {"local_hostname": "client.example.org", "timeout": 30}  # (no look-up)
+            with smtplib.SMTP("127.0.0.1", settings.smtp_port, **client) as smtp:
+                code, greeting = smtp.ehlo()
+                assert code == 250 and greeting.startswith(b"mail.games.test")
+        assert asked == []
+        assert time.monotonic() - start < 2.0
+    finally:
+        listener.stop()
+        engine.dispose()
+
+
 @pytest.fixture
 def web(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
     monkeypatch.setattr(connections, "WEB", OpenConnections(CAP))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from typing import Any
 
 from aiosmtpd.controller import Controller
@@ -69,11 +70,16 @@ class CappedController(Controller):
 
 
 def start_listener(server: Server, settings: Settings, wake: Nudge | None = None) -> Controller:
-    """Start listening (in a thread of its own); `.stop()` ends it."""
+    """Start listening (in a thread of its own); `.stop()` ends it.
+
+    The name it greets with (220, EHLO) is this machine's, looked up once
+    here: aiosmtpd otherwise asks for it on every connection, on the event
+    loop, and a slow resolver would then hold up every mail."""
     controller = CappedController(
         CommandHandler(server, settings, wake),
         hostname=settings.smtp_host,
         port=settings.smtp_port,
+        server_hostname=socket.getfqdn(),
         data_size_limit=settings.max_message_bytes,
         ident="pbem",
     )
