@@ -86,9 +86,9 @@ def test_the_smtp_door_looks_up_its_own_name_once_not_per_connection(
     listener = start_listener(Server(session_factory(engine)), settings)
     try:
         asked.clear()  # (the one look-up at start)
+        client = {"local_hostname": "client.example.org", "timeout": 30}  # (no look-up)
         start = time.monotonic()
         for _ in range(3):
-            client = {"local_hostname": "client.example.org", "timeout": 30}  # (no look-up)
             with smtplib.SMTP("127.0.0.1", settings.smtp_port, **client) as smtp:
                 code, greeting = smtp.ehlo()
                 assert code == 250 and greeting.startswith(b"mail.games.test")

@@ -218,8 +218,7 @@ def collector_after(probe: str) -> tuple[int, int]:
 
 def test_a_web_process_sets_its_start_up_aside_from_the_collector() -> None:
     threshold, frozen = collector_after(
-        "from pbem.web_workers import run_worker; from pbem.processes import quieter_collector; "
-        "quieter_collector()"
+        "from pbem.processes import quieter_collector; quieter_collector()"
     )
     assert threshold == 20_000 and frozen > 10_000  # start-up's objects, set aside
     assert "quieter_collector()" in inspect.getsource(run_worker)
