@@ -24,7 +24,7 @@ from . import account, api, api_open, board_page, browse, live, move_entry, reco
 from .headers import SecurityHeaders, docs_policy, nonce
 from .limits import BodyLimit
 from .session import secret_key
-from .templating import render
+from .templating import compile_templates, render
 
 # Requests a web process runs at once in its threads (anyio's default is 40).
 # They share one interpreter lock: under load, 40 threads thrash it, and the
@@ -39,6 +39,7 @@ THREADS_PER_PROCESS = 8
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     to_thread.current_default_thread_limiter().total_tokens = THREADS_PER_PROCESS
     await to_thread.run_sync(warm_up, app.state.server, THREADS_PER_PROCESS)
+    await to_thread.run_sync(compile_templates)
     yield
 
 
