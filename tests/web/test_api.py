@@ -16,8 +16,9 @@ from typing import Any
 import anyio
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import delete, event, func, select
 
+from pbem.games import get_game
 from pbem.server import Server
 from pbem.server.accounts import find_user
 from pbem.server.api_tokens import token_hash
@@ -332,6 +333,71 @@ def test_a_token_says_who_and_when_it_was_last_used(
     clock.advance(minutes=1)
     assert client.get("/api/me", headers=bearer(tokens["bob"])).status_code == 200
     assert last_use(server, tokens["bob"]) == first + timedelta(minutes=5)
+
+
+@BOTH_ENGINES
+def test_a_plain_move_reads_its_token_with_its_board(
+    client: TestClient, server: Server, tokens: dict[str, str]
+) -> None:
+    """A move through the API looks its token up in the statement that reads
+    the board's seats (quick_move.py), not in one of its own before it; a
+    token whose use is due to be noted, or one revoked, goes the way every
+    request goes: its own look-up, which notes the use or refuses."""
+    challenge(client, tokens["alice"], "trugo")
+    engine = server.sessions.kw["bind"]
+    state = get_game("trugo").start()
+    clock = server.clock
+    assert isinstance(clock, Clock)
+
+    def play(name: str) -> tuple[int, list[str]]:
+        """Play the first legal move as `name`: the answer's status, and the
+        statements that read or wrote a token."""
+        nonlocal state
+        text = state.move_text(state.legal_moves()[0])
+        said: list[str] = []
+
+        def note(_connection: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+            said.append(" ".join(statement.split()))
+
+        body = {"move": text, "number": len(state.moves) + 1}
+        event.listen(engine, "before_cursor_execute", note)
+        try:
+            response = client.post(
+                "/api/trugo/boards/1/move", json=body, headers=bearer(tokens[name])
+            )
+        finally:
+            event.remove(engine, "before_cursor_execute", note)
+        if response.status_code == 200:
+            state = state.play_text(text)
+        return response.status_code, [line for line in said if "api_tokens" in line]
+
+    def with_the_seats(lines: list[str]) -> bool:
+        """The token read once, in the statement that reads the seats."""
+        return len(lines) == 1 and "board_players" in lines[0]
+
+    status, token_lines = play("alice")  # her token's use was noted by the challenge
+    assert status == 200 and with_the_seats(token_lines)
+    status, token_lines = play("bob")  # his token's first use: noted
+    assert status == 200 and any(line.startswith("UPDATE api_tokens") for line in token_lines)
+    assert last_use(server, tokens["bob"]) == clock()
+    status, token_lines = play("alice")
+    assert status == 200 and with_the_seats(token_lines)
+    clock.advance(minutes=5)  # due to be noted again
+    status, token_lines = play("bob")
+    assert status == 200 and any(line.startswith("UPDATE api_tokens") for line in token_lines)
+    assert last_use(server, tokens["bob"]) == clock()
+    with server.sessions.begin() as session:
+        session.execute(delete(ApiToken).where(ApiToken.token_hash == token_hash(tokens["alice"])))
+    status, _ = play("alice")
+    assert status == 401 and len(state.moves) == 4
+    board = client.get("/api/trugo/boards/1").json()
+    assert board["version"] == 4 and board["to_move"] == "alice"
+    carol = client.post(
+        "/api/trugo/boards/1/move", json={"move": "a0,0"}, headers=bearer(tokens["carol"])
+    )
+    refused(carol, 403, "carol does not play on board 1")
+    unknown = client.post("/api/nogame/boards/1/move", json={"move": "a0,0"}, headers=bearer("x"))
+    refused(unknown, 401, "not known")  # the token is refused before the game is looked up
 
 
 def last_use(server: Server, token: str) -> datetime | None:

@@ -17,7 +17,8 @@ the board's view at that stamp) where it was eight (the write turn was
 BEGIN, three statements and COMMIT) and a view not kept cost seven more.
 A mailed one reads its sender's answers this hour with the seats and
 notes its Message-ID in the same statement: two round trips where it was
-ten.
+ten. A move through the JSON API looks its token up in the same read as
+the seats (`TokenCheck`): two round trips and statements where it was three.
 
 Anything else (a board a bot plays on, a board with proposals, a
 submitted or queued move, a subscriber, a total-time clock; a move that
@@ -53,6 +54,7 @@ from sqlalchemy.exc import IntegrityError
 from ..games.base import MoveError, State
 from ..store import (
     Address,
+    ApiToken,
     Board,
     BoardPlayer,
     BoardStatus,
@@ -130,6 +132,17 @@ _SEATS = (
 _SEATS_MAILED = _SEATS.add_columns(
     replies_counted(bindparam("sender"), bindparam("since")).scalar_subquery().label("replies")
 )
+# The same for a move through the JSON API: whose token it is and when its
+# use was last noted, read with the seats instead of in a statement before.
+_TOKEN = ApiToken.token_hash == bindparam("token")
+_SEATS_TOKEN = _SEATS.add_columns(
+    select(User.userid)
+    .join(ApiToken, ApiToken.user_id == User.id)
+    .where(_TOKEN)
+    .scalar_subquery()
+    .label("token_owner"),
+    select(ApiToken.last_used_at).where(_TOKEN).scalar_subquery().label("token_used"),
+)
 _NOTE_SEEN = insert(ProcessedMessage)  # its key is unique: a mail seen before fails here
 
 
@@ -170,7 +183,10 @@ _CLAIM_PROVEN = (
     .values(_MOVED_ON)
 )
 _ADD_MOVE = insert(MoveRow)
-WARM_READS = ((_SEATS, {"board": 0}),)  # a move's first read (warm_up.py)
+WARM_READS = (  # a move's first read (warm_up.py), from a door or from the API
+    (_SEATS, {"board": 0}),
+    (_SEATS_TOKEN, {"board": 0, "token": ""}),
+)
 
 
 @dataclass(frozen=True)
@@ -207,6 +223,16 @@ class Mailed:
     capped: bool
 
 
+@dataclass(frozen=True)
+class TokenCheck:
+    """An API token to look up with the seats (api_tokens.py): its hash, and
+    since when its use must have been noted (a use to note is the full
+    path's)."""
+
+    token_hash: str
+    noted_since: datetime
+
+
 def quick_move(
     writer: GroupCommit,
     reader: Engine,
@@ -216,19 +242,29 @@ def quick_move(
     *,
     vouched: bool,
     mailed: Mailed | None = None,
+    token: TokenCheck | None = None,
 ) -> Sent | None:
     """Play a plain move: for `command.userid`, whom the door vouched for
     (`vouched`) or whose password this process has checked before; by mail
-    (`mailed`), as its answer. None when it is not one (the caller then
-    runs the full command)."""
+    (`mailed`), as its answer; with `token`, for the token's owner (whatever
+    `command.userid` says), found in the same read. None when it is not one
+    (the caller then runs the full command)."""
     with reader.connect() as connection:
         if writer.alone is not None and mailed is not None and mailed.capped:
             asked = {"board": command.board, "sender": mailed.sender.lower(), "since": now - WINDOW}
             seats = connection.execute(_SEATS_MAILED, asked).all()
+        elif token is not None:
+            asked = {"board": command.board, "token": token.token_hash}
+            seats = connection.execute(_SEATS_TOKEN, asked).all()
         else:
             seats = connection.execute(_SEATS, {"board": command.board}).all()
     if not seats or seats[0].busy or seats[0].voted:
         return None  # (no such board, or a busy one: the full path says what)
+    if token is not None:
+        owner, used = seats[0].token_owner, seats[0].token_used
+        if owner is None or used is None or used <= token.noted_since:
+            return None  # a token not known (refused there) or a use to note
+        command = replace(command, userid=owner)
     if len({row.userid_key for row in seats}) != len(seats):
         return None  # (a player alone on the board: the full path)
     first = seats[0]

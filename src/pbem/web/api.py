@@ -24,7 +24,7 @@ a command was refused. The status says what kind of refusal it was:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
@@ -113,15 +113,20 @@ class SentToken:
     token: str | None
     source: str  # the client's address, for the guessing throttle
 
+    def allowed(self) -> None:
+        """429 while this address is throttled: a token guesser is throttled
+        like a password guesser."""
+        try:
+            check_allowed("", self.source)
+        except CommandError as error:
+            raise HTTPException(429, error.message) from None
+
     def userid(self, server: Server) -> str | None:
         """The token's userid, None without a token; a token that is not
         known is refused (401) rather than ignored."""
         if self.token is None:
             return None
-        try:
-            check_allowed("", self.source)  # a token guesser is throttled like a password guesser
-        except CommandError as error:
-            raise HTTPException(429, error.message) from None
+        self.allowed()
         userid = api_tokens.token_owner(server, self.token)
         if userid is None:
             record_failure("", self.source)
@@ -607,17 +612,24 @@ def play(
     for a board that has moved on since is refused (409) and plays nothing.
     Every player gets the board mail; queued answers are played after it."""
     server = server_of(request)
-    userid = token.owner(server)
-    found = game_or_404(game)
+    assert token.token is not None
+    token.allowed()
     command = commands.Move(
-        game=found.name,
+        game=game.lower(),
         board=board_id,
-        userid=userid,
+        userid="",  # the token's owner
         move=sent.move,
         number=sent.number,
         comment=sent.comment,
     )
-    return action_result(request, found, board_id, execute(server, userid, command))
+    # A plain move looks the token up with the board; anything else, or
+    # nothing done, as before: the token (401), the game (404), the command.
+    played = api_tokens.quick_move_by_token(server, command, token.token)
+    if played is None:
+        userid = token.owner(server)
+        found = game_or_404(game)
+        played = execute(server, userid, replace(command, game=found.name, userid=userid))
+    return action_result(request, game_or_404(game), board_id, played)
 
 
 @router.post(
