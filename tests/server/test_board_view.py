@@ -126,6 +126,61 @@ def test_ratings_and_subscribers_are_read_fresh(server: Server) -> None:
     assert alice[0] > bob[0] and alice[1] == bob[1] == 1
 
 
+def test_a_page_reads_what_get_and_around_read(server: Server, other: Server) -> None:
+    """`with_around`, a page's reads, says what `get` and `around` say: on
+    a board with a subscriber, in this process and in one whose kept view
+    is old; on a finished, rated board with what it did to the ratings; and
+    None for no board."""
+    signup(server, "alice", "bob", "carol")
+    server.handle("alice@example.org", "vasco challenge alice bob")
+    server.handle("carol@example.org", "vasco subscribe carol pw-carol 1")
+    view(other)
+    server.handle("alice@example.org", "vasco move 1 alice pw-alice a0,0")
+    for reader in (server, other):
+        found = reader.views.with_around(1)
+        assert found is not None
+        assert found[0] == view(reader)
+        assert found[1] == reader.views.around(found[0])
+        assert found[1].watchers == ["carol"] and set(found[1].ratings) == set(found[0].user_ids)
+    server.handle("bob@example.org", "vasco accept bob pw-bob")
+    server.handle("bob@example.org", "vasco move 1 bob pw-bob resign")
+    found = other.views.with_around(1)
+    assert found is not None
+    ended, around = found
+    assert not ended.active and around == other.views.around(ended)
+    alice, bob = ended.user_ids
+    assert around.ratings[alice][0] > around.ratings[bob][0]
+    assert around.changes[alice][1] == around.ratings[alice][0]
+    assert server.views.with_around(2) is None
+
+
+def test_a_page_of_a_kept_board_is_one_statement_on_postgresql(
+    server: Server, engine: Engine
+) -> None:
+    """On PostgreSQL a page's reads of a board this process keeps (its stamp,
+    the players' ratings, the subscribers) are one statement, one round
+    trip; SQLite reads the stamp, then the ratings and the subscribers."""
+    signup(server, "alice", "bob", "carol")
+    server.handle("alice@example.org", "vasco challenge alice bob")
+    server.handle("carol@example.org", "vasco subscribe carol pw-carol 1")
+    first = view(server)
+    statements: list[str] = []
+
+    def count(*args: object) -> None:
+        statements.append(str(args[2]).lstrip().split()[0].upper())
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        found = server.views.with_around(1)
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert found is not None and found[0] is first and found[1].watchers == ["carol"]
+    if engine.dialect.name == "postgresql":
+        assert statements == ["SELECT"]
+    else:
+        assert statements.count("SELECT") == 3
+
+
 def test_a_changed_board_is_read_in_two_statements_on_postgresql(
     server: Server, other: Server, engine: Engine
 ) -> None:

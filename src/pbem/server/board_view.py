@@ -5,7 +5,8 @@ of it changes one of three things: its revision (which every move, undo and
 ending moves on), its status (an archived board) and its votes (a proposal).
 `BoardViews.get` reads those with one statement and keeps the rest, built
 once per change, in memory; the ratings and subscribers
-beside a board change elsewhere and are read fresh (`BoardViews.around`).
+beside a board change elsewhere and are read fresh (`BoardViews.around`;
+on PostgreSQL a page reads them with the stamp, `BoardViews.with_around`).
 
 The reads are plain SQL, not ORM objects: a page or an API answer costs a
 statement or two, not a session and a dozen loaded rows. On PostgreSQL a
@@ -17,7 +18,7 @@ few plain ones in a reading transaction.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -134,21 +135,20 @@ _CHAT_ALL = _arrays(
     _CHAT_COLUMNS,
     select().join_from(ChatLine, User).where(ChatLine.board_id == Board.id),
 )
-_WHOLE = (
-    select(
-        Board.game,
-        Board.revision,
-        Board.status,
-        *_BOARD.selected_columns,
-        *(part.c for part in (_VOTES_ALL, _SEATS_ALL, _MOVES_ALL, _CHAT_ALL)),
-    )
-    .select_from(Board)
-    .join(_VOTES_ALL, true())
-    .join(_SEATS_ALL, true())
-    .join(_MOVES_ALL, true())
-    .join(_CHAT_ALL, true())
-    .where(Board.id == bindparam("board"))
-)
+
+
+def _board_with(columns: Iterable[Any], parts: Sequence[Any]) -> Select[Any]:
+    """One board's row (its stamp's columns and `columns`) with `parts`,
+    each a LATERAL row of arrays (`_arrays`): one statement, one snapshot."""
+    query = select(
+        Board.game, Board.revision, Board.status, *columns, *(part.c for part in parts)
+    ).select_from(Board)
+    for part in parts:
+        query = query.join(part, true())
+    return query.where(Board.id == bindparam("board"))
+
+
+_WHOLE = _board_with(_BOARD.selected_columns, (_VOTES_ALL, _SEATS_ALL, _MOVES_ALL, _CHAT_ALL))
 _RATINGS = select(Rating.user_id, Rating.rating, Rating.games).where(
     Rating.game == bindparam("game"), Rating.user_id.in_(bindparam("users", expanding=True))
 )
@@ -161,6 +161,32 @@ _WATCHERS = (
     .where(Subscription.board_id == bindparam("board"), Subscription.kind == SubscriptionKind.BOARD)
     .order_by(User.userid_key)
 )
+# A board page's reads on PostgreSQL in one round trip where they were
+# three: the stamp (as `_STAMP` reads it) with the players' ratings, the
+# subscribers and what a finished board did to the ratings, as arrays.
+_RATING_COLUMNS = (Rating.user_id, Rating.rating, Rating.games)
+_RATINGS_ALL = _arrays(
+    "rating",
+    BoardPlayer.seat,
+    _RATING_COLUMNS,
+    select()
+    .join_from(BoardPlayer, Rating, Rating.user_id == BoardPlayer.user_id)
+    .where(BoardPlayer.board_id == Board.id, Rating.game == Board.game),
+)
+_WATCHER_COLUMNS = (User.userid,)
+_WATCHERS_ALL = _arrays(
+    "watcher",
+    User.userid_key,
+    _WATCHER_COLUMNS,
+    select()
+    .join_from(Subscription, User, User.id == Subscription.user_id)
+    .where(Subscription.board_id == Board.id, Subscription.kind == SubscriptionKind.BOARD),
+)
+_CHANGE_COLUMNS = (RatingEvent.user_id, RatingEvent.before, RatingEvent.after)
+_CHANGES_ALL = _arrays(
+    "change", RatingEvent.id, _CHANGE_COLUMNS, select().where(RatingEvent.board_id == Board.id)
+)
+_STAMP_AROUND = _board_with((), (_VOTES_ALL, _RATINGS_ALL, _WATCHERS_ALL, _CHANGES_ALL))
 
 PROPOSALS = (("draw", "a draw"), ("undo", "taking back the last move"))
 
@@ -331,10 +357,11 @@ class Around:
 def warm_reads(dialect: str) -> tuple[tuple[Any, dict[str, Any]], ...]:
     """The reads behind a board's page, JSON and move, each with a key that
     matches nothing (for warm_up.py): the stamp, the whole board as this
-    dialect reads it, the ratings of two players and the watchers."""
+    dialect reads it (on PostgreSQL also the page's stamp with what is
+    around the board), the ratings of two players and the watchers."""
     board = {"board": 0}
     views = (
-        ((_WHOLE, board),)
+        ((_WHOLE, board), (_STAMP_AROUND, board))
         if dialect == "postgresql"
         else (
             (_BOARD, board),
@@ -410,6 +437,34 @@ class BoardViews:
         """Keep a view a command made itself (the board it just wrote, at
         the stamp it wrote), so the next reader need not read it."""
         self._views.put(view.stamp, view)
+
+    def with_around(self, board_id: int) -> tuple[BoardView, Around] | None:
+        """`get` and `around` together, for a board's page; None when there
+        is no such board. On PostgreSQL the stamp and what is around the
+        board are one statement, so a kept view costs one round trip (and a
+        view not kept one more); on SQLite, where a statement is no round
+        trip, `get` and then `around`."""
+        if self._stamps.dialect.name != "postgresql":
+            view = self.get(board_id)
+            return None if view is None else (view, self.around(view))
+        with self._stamps.connect() as connection:
+            row = connection.execute(_STAMP_AROUND, {"board": board_id}).one_or_none()
+        if row is None:
+            return None
+        votes = tuple(_rows(row, _VOTES_ALL, _VOTE_COLUMNS))
+        view = self._views.get((board_id, row.revision, row.status, votes))
+        if view is None:
+            view = self._fresh(board_id)
+            if view is None:
+                return None  # (deleted since)
+        ratings = _rows(row, _RATINGS_ALL, _RATING_COLUMNS)
+        watchers = _rows(row, _WATCHERS_ALL, _WATCHER_COLUMNS)
+        changes = [] if view.active else _rows(row, _CHANGES_ALL, _CHANGE_COLUMNS)
+        return view, Around(
+            {user: (rating, games) for user, rating, games in ratings},
+            [userid for (userid,) in watchers],
+            {user: (before, after) for user, before, after in changes},
+        )
 
     def around(self, view: BoardView) -> Around:
         """The players' ratings in the board's game and its subscribers, now,
@@ -495,13 +550,7 @@ def _read_whole(connection: Connection, board_id: int) -> BoardView | None:
     row = connection.execute(_WHOLE, {"board": board_id}).one_or_none()
     if row is None:
         return None
-
-    def rows(part: Any, columns: Sequence[Any]) -> list[tuple[Any, ...]]:
-        """A part's rows from its arrays (`_arrays`), a column each."""
-        name = part.name
-        return list(zip(*(getattr(row, f"{name}_{c.key}") or [] for c in columns), strict=True))
-
-    votes = tuple((kind, seat) for kind, seat in rows(_VOTES_ALL, _VOTE_COLUMNS))
+    votes = tuple(_rows(row, _VOTES_ALL, _VOTE_COLUMNS))
     stamp = (board_id, row.revision, row.status, votes)
     return _built(
         board_id,
@@ -509,10 +558,16 @@ def _read_whole(connection: Connection, board_id: int) -> BoardView | None:
         row,
         row,
         votes,
-        rows(_SEATS_ALL, _PLAYER_COLUMNS),
-        rows(_MOVES_ALL, _MOVE_COLUMNS),
-        rows(_CHAT_ALL, _CHAT_COLUMNS),
+        _rows(row, _SEATS_ALL, _PLAYER_COLUMNS),
+        _rows(row, _MOVES_ALL, _MOVE_COLUMNS),
+        _rows(row, _CHAT_ALL, _CHAT_COLUMNS),
     )
+
+
+def _rows(row: Any, part: Any, columns: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """A part's rows from its arrays in `row` (`_arrays`), a column each."""
+    name = part.name
+    return list(zip(*(getattr(row, f"{name}_{c.key}") or [] for c in columns), strict=True))
 
 
 def _built(

@@ -18,7 +18,7 @@ from ..server.messages import Effect
 from ..server.view_commands import play_moves
 from . import move_entry
 from .actions import act_on, flash, play, server_of
-from .found import BoardId, game_or_404, page_view
+from .found import BoardId, game_or_404, page_view, page_view_around
 from .session import PostedForm, check_csrf, current_userid
 from .templating import TEMPLATES, render, svg_markup
 
@@ -87,9 +87,8 @@ def board_view(
 ) -> Response:
     server = server_of(request)
     userid = current_userid(request)
-    view = page_view(server, game_name, board_id)
+    view, around = page_view_around(server, game_name, board_id)
     game = get_game(view.game)
-    around = server.views.around(view)
     latest = view.version
     shown = view.shown(at)
     state = view.state(shown)
