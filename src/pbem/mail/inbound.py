@@ -12,10 +12,14 @@ import email
 import email.policy
 import re
 from dataclasses import dataclass
+from email.headerregistry import BaseHeader
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
+from email.policy import EmailPolicy
 from email.utils import getaddresses
+from functools import lru_cache
 from html.parser import HTMLParser
+from typing import Any
 
 from ..server.dispatch import own_subject
 
@@ -44,6 +48,29 @@ class Ignored:
     """A mail left unanswered, and why (for the log)."""
 
     reason: str
+
+
+class _ParsedOnce(EmailPolicy):
+    """`email.policy.default`, each header value parsed once.
+
+    The email package parses a header anew at every look-up: finding a
+    mail's body reads its Content-Type about ten times, which made parsing
+    a short mail most of the CPU of reading it. The parsed headers are
+    read-only, so one parse can serve every look-up (and every mail with
+    the same value)."""
+
+    def header_fetch_parse(self, name: str, value: Any) -> Any:
+        if hasattr(value, "name"):
+            return value
+        return _parsed_header(name, value)
+
+
+@lru_cache(maxsize=512)
+def _parsed_header(name: str, value: str) -> BaseHeader:
+    return email.policy.default.header_fetch_parse(name, value)
+
+
+READING = _ParsedOnce()
 
 
 def readable(text: str) -> str:
@@ -106,9 +133,9 @@ def parse_message(
     `headers_only` skips the body (of a mail too large to read)."""
     head, body = bounded(raw)
     if headers_only or not body:
-        message = BytesHeaderParser(policy=email.policy.default).parsebytes(head + b"\r\n\r\n")
+        message = BytesHeaderParser(policy=READING).parsebytes(head + b"\r\n\r\n")
     else:
-        message = email.message_from_bytes(head + b"\r\n\r\n" + body, policy=email.policy.default)
+        message = email.message_from_bytes(head + b"\r\n\r\n" + body, policy=READING)
     sender = sender_of(message) or plain_address(envelope_sender)
     if not sender:
         return Ignored("no sender address")
