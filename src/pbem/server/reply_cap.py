@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, Connection, Select, func, literal, select
+from sqlalchemy import ColumnElement, Connection, Select, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from ..store import OutboxMessage
@@ -33,10 +33,14 @@ def replies_counted(address: ColumnElement[str], since: ColumnElement[datetime])
     )
 
 
+# Built once: building a statement costs more than running it on SQLite, and
+# a mailed move counts its sender's answers while it holds the write lock.
+_COUNTED = replies_counted(bindparam("address"), bindparam("since"))
+
+
 def replies_in_window(session: Session | Connection, address: str, now: datetime) -> int:
     """How many mails answered commands mailed from `address` in the last hour."""
-    counted = replies_counted(literal(address.lower()), literal(now - WINDOW))
-    return session.scalar(counted) or 0
+    return session.scalar(_COUNTED, {"address": address.lower(), "since": now - WINDOW}) or 0
 
 
 def answers_back(sender: str, messages: list[Outgoing]) -> list[Outgoing]:
