@@ -12,6 +12,8 @@ import struct
 import sys
 from collections.abc import Iterator
 from datetime import UTC, timedelta
+from email.generator import Generator
+from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
 from email.utils import format_datetime
 from pathlib import Path
@@ -22,6 +24,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem import pictures
+from pbem.mail import compose as compose_module
 from pbem.mail.compose import BOARD_WIDTH, board_png, compose
 from pbem.server import Server
 from pbem.server.footers import stop_token
@@ -350,3 +353,47 @@ def test_every_game_mails_a_picture(server: Server, game: str) -> None:
     assert text.get_content() == row.body
     assert png_dimensions(image.get_content())[0] == BOARD_WIDTH
     assert f'href="https://pbem.example.net/{game}/{row.board_id}"' in html_part.get_content()
+
+
+def every_mail(session: Session) -> list[bytes]:
+    """Every queued mail composed, their MIME boundaries numbered in order
+    (the package draws them at random), one with non-ASCII headers among them."""
+    rows = outbox(session)
+    rows[0].subject = "Vasco Board 1 — Jürgen 日本"
+    drawn = iter(range(1000))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Generator, "_make_boundary", lambda *_: f"==boundary{next(drawn)}==")
+        return [compose(session, row, SETTINGS).as_bytes() for row in rows]
+
+
+def test_mails_are_composed_as_with_the_email_packages_policy(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pbem's policy parses each header value once (mail/headers.py); the
+    mails it makes are byte for byte those of the package's own 7-bit
+    policy."""
+    with server.sessions() as session:
+        ours = every_mail(session)
+        monkeypatch.setattr(
+            compose_module, "MAIL_POLICY", email.policy.default.clone(cte_type="7bit")
+        )
+        theirs = every_mail(session)
+    assert ours == theirs
+    assert len(ours) > 3 and all(raw.isascii() for raw in ours)
+
+
+def test_a_header_value_is_parsed_once(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Building a board mail stores Content-Type and the like again and
+    again as its parts are added; the package parsed each one anew."""
+    parsed: list[str] = []
+    registry = HeaderRegistry.__call__
+
+    def counting(self: HeaderRegistry, name: str, value: str) -> object:
+        parsed.append(name.lower())
+        return registry(self, name, value)
+
+    with server.sessions() as session:
+        first = every_mail(session)
+        monkeypatch.setattr(HeaderRegistry, "__call__", counting)
+        assert every_mail(session) == first
+    assert parsed == []

@@ -16,7 +16,6 @@ import re
 from datetime import UTC
 from email.headerregistry import Address
 from email.message import EmailMessage
-from email.policy import default as default_policy
 from email.utils import format_datetime
 from functools import lru_cache
 from urllib.parse import quote
@@ -33,13 +32,14 @@ from ..server.footers import stop_token
 from ..settings import Settings
 from ..store import OutboxMessage
 from ..store.positions import POSITIONS, svg_board
+from .headers import SENDING
 
 logger = logging.getLogger("pbem.mail.compose")
 
 BOARD_WIDTH = 560  # pixels: wide enough to read, narrow enough for a phone or a mail pane
 # 7-bit clean: non-ASCII text goes quoted-printable (or base64), so a relay
 # without 8BITMIME takes it too (smtplib never asks for BODY=8BITMIME).
-MAIL_POLICY = default_policy.clone(cte_type="7bit")
+MAIL_POLICY = SENDING
 _FONT = "font-family:Helvetica,Arial,sans-serif"
 _BLANKS = re.compile(r"\s+")
 
@@ -50,7 +50,7 @@ def compose(session: Session, row: OutboxMessage, settings: Settings) -> EmailMe
     Built the same way on every attempt, so a retried delivery sends the
     same mail; only the MIME boundaries differ."""
     message = EmailMessage(policy=MAIL_POLICY)
-    message["From"] = Address("pbem", addr_spec=settings.address)
+    message["From"] = str(Address("pbem", addr_spec=settings.address))  # (a string: parsed once)
     message["To"] = ", ".join(row.recipients)
     message["Subject"] = _one_line(row.subject)
     created = row.created_at

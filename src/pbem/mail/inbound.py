@@ -12,16 +12,13 @@ import email
 import email.policy
 import re
 from dataclasses import dataclass
-from email.headerregistry import BaseHeader
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
-from email.policy import EmailPolicy
 from email.utils import getaddresses
-from functools import lru_cache
 from html.parser import HTMLParser
-from typing import Any
 
 from ..server.dispatch import own_subject
+from .headers import READING
 
 # Reply and forward prefixes in the mail programs players use.
 _PREFIX = re.compile(r"^\s*((re|fwd?|aw|wg|sv|vs|antw|tr|r)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
@@ -48,29 +45,6 @@ class Ignored:
     """A mail left unanswered, and why (for the log)."""
 
     reason: str
-
-
-class _ParsedOnce(EmailPolicy):
-    """`email.policy.default`, each header value parsed once.
-
-    The email package parses a header anew at every look-up: finding a
-    mail's body reads its Content-Type about ten times, which made parsing
-    a short mail most of the CPU of reading it. The parsed headers are
-    read-only, so one parse can serve every look-up (and every mail with
-    the same value)."""
-
-    def header_fetch_parse(self, name: str, value: Any) -> Any:
-        if hasattr(value, "name"):
-            return value
-        return _parsed_header(name, value)
-
-
-@lru_cache(maxsize=512)
-def _parsed_header(name: str, value: str) -> BaseHeader:
-    return email.policy.default.header_fetch_parse(name, value)
-
-
-READING = _ParsedOnce()
 
 
 def readable(text: str) -> str:
