@@ -443,10 +443,12 @@ class BoardViews:
         is no such board. On PostgreSQL the stamp and what is around the
         board are one statement, so a kept view costs one round trip (and a
         view not kept one more); on SQLite, where a statement is no round
-        trip, `get` and then `around`."""
+        trip, the same statements as `get` and `around` on one connection
+        (a connection's checkout and its BEGIN cost more than a statement)."""
         if self._stamps.dialect.name != "postgresql":
-            view = self.get(board_id)
-            return None if view is None else (view, self.around(view))
+            with self._engine.connect() as connection:
+                view = read_view(connection, board_id, self._views)
+                return None if view is None else (view, _around(connection, view))
         with self._stamps.connect() as connection:
             row = connection.execute(_STAMP_AROUND, {"board": board_id}).one_or_none()
         if row is None:
@@ -471,20 +473,23 @@ class BoardViews:
         and on a finished board what it did to the ratings (reads that need
         not agree: one round trip each)."""
         with self._stamps.connect() as connection:
-            ratings = {
-                row.user_id: (row.rating, row.games)
-                for row in connection.execute(
-                    _RATINGS, {"game": view.game, "users": list(view.user_ids)}
-                )
-            }
-            watchers = list(connection.scalars(_WATCHERS, {"board": view.id}))
-            changes = {}
-            if not view.active:
-                changes = {
-                    row.user_id: (row.before, row.after)
-                    for row in connection.execute(_CHANGES, {"board": view.id})
-                }
-        return Around(ratings, watchers, changes)
+            return _around(connection, view)
+
+
+def _around(connection: Connection, view: BoardView) -> Around:
+    """`BoardViews.around`, read on `connection`."""
+    ratings = {
+        row.user_id: (row.rating, row.games)
+        for row in connection.execute(_RATINGS, {"game": view.game, "users": list(view.user_ids)})
+    }
+    watchers = list(connection.scalars(_WATCHERS, {"board": view.id}))
+    changes = {}
+    if not view.active:
+        changes = {
+            row.user_id: (row.before, row.after)
+            for row in connection.execute(_CHANGES, {"board": view.id})
+        }
+    return Around(ratings, watchers, changes)
 
 
 def read_view(
