@@ -6,6 +6,7 @@ again), and a claim whose lease is half gone is given back unsent."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from collections import Counter
@@ -141,8 +142,13 @@ def test_a_pass_gives_back_a_claim_whose_lease_is_half_gone(
     monkeypatch.setattr(delivery, "claim", claiming)
     assert deliver_due(server.sessions, settings, Watching(got), utc_now()) == 5
     assert sum(got.values()) == 5 and set(got.values()) == {1}
-    # 0.3 s a mail against 0.5 s, half the lease: two from each claim
-    assert seen == [[1, 2, 3, 4, 5], [3, 4, 5], [5], []]
+    # 0.3 s a mail against 0.5 s, half the lease: two from each claim at most
+    # (one when the machine is slow enough that the second starts too late),
+    # the rest given back and claimed again: [[1, 2, 3, 4, 5], [3, 4, 5], [5], []]
+    assert seen[0] == [1, 2, 3, 4, 5] and seen[-1] == []
+    for claimed, again in itertools.pairwise(seen):
+        sent = len(claimed) - len(again)
+        assert 1 <= sent <= 2 and again == claimed[sent:], seen
     with server.sessions() as session:
         rows = session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)).all()
     assert all(row.sent_at is not None and row.attempts == 1 for row in rows)
