@@ -190,8 +190,7 @@ def print_row(figures: Figures) -> None:
         note(f"CPU seconds in {figures.seconds:.1f} s: {cpu_text(figures.cpu)}{per}")
     if len(figures.split) > 1:
         shares = ", ".join(str(count) for count in figures.split)
-        why = "the kernel picks by address, not by load"
-        note(f"connections per web process halfway: {shares} ({why})")
+        note(f"connections per web process halfway: {shares}")
     sys.stdout.flush()
 
 
@@ -243,10 +242,9 @@ def cpu_by_kind(server_session: int | None) -> dict[str, float]:
 
 def web_connections(port: int) -> list[int]:
     """How many connections to `port` each pbem web process holds now,
-    busiest first, from /proc (empty without it). The kernel hands each new
-    connection to one process's socket by a hash of its addresses
-    (SO_REUSEPORT), so a phase's few long-lived clients may split unevenly,
-    and the busier process answers slower: a reader of the p99 should know."""
+    busiest first, from /proc (empty without it). The processes take them
+    by load (web_accept.py); if they split unevenly, the busier process
+    answers slower, and a reader of the p99 should know."""
     wanted = f":{port:04X}"
     established: set[str] = set()
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):

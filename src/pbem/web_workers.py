@@ -2,20 +2,19 @@
 
 One Python process runs one thread of Python at a time, and a page or a move
 is mostly Python (the rules, the drawings, the JSON). So `pbem serve` binds
-the web port itself and hands it to `web_workers` child processes, each
-running the web door on its own engine. Each process gets a listening socket
-of its own on the one port (SO_REUSEPORT), and the kernel spreads the
-connections among them: with one socket shared, the first process to wake
-took every connection waiting (asyncio accepts all it finds), so a burst of
-32 clients all landed on one process while the other idled. The SMTP
-listener, the outbox delivery and the tick stay in the main process.
-Nothing a worker keeps in memory needs to be shared: every cache is keyed
-by what it shows (a board's version, a stored password hash), so any
-process may answer any request.
+the web port itself and hands the listening socket to `web_workers` child
+processes, each running the web door on its own engine. They take its
+connections by load (web_accept.py): the process holding the fewest takes
+the next, so none answers its clients slower for holding more of them.
+The SMTP listener, the outbox delivery and the tick stay in the main
+process. Nothing a worker keeps in memory needs to be shared: every cache
+is keyed by what it shows (a board's version, a stored password hash), so
+any process may answer any request.
 """
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import logging
 import os
@@ -28,6 +27,7 @@ import uvicorn
 from .connections import CappedHttp
 from .processes import ChildProcesses, name_this_process, quieter_collector
 from .settings import Settings
+from .web_accept import NOT_TAKING, FairAcceptor, Loads, shared_loads
 
 log = logging.getLogger("pbem.serve")
 SHUTDOWN_GRACE_SECONDS = 10  # for requests in hand when the server stops
@@ -48,8 +48,13 @@ class StoppingServer(uvicorn.Server):
 
 def web_server(app: Any, log_level: str = "warning", **where: Any) -> StoppingServer:
     """uvicorn as pbem runs it, for `app`, listening where `where` says
-    (host and port; or none, for the sockets given to `run`)."""
-    config = uvicorn.Config(
+    (host and port)."""
+    return StoppingServer(web_config(app, log_level, **where))
+
+
+def web_config(app: Any, log_level: str = "warning", **where: Any) -> uvicorn.Config:
+    """uvicorn's settings as pbem runs it."""
+    return uvicorn.Config(
         app,
         **where,
         log_level=log_level,
@@ -58,7 +63,6 @@ def web_server(app: Any, log_level: str = "warning", **where: Any) -> StoppingSe
         access_log=False,  # form posts are logged by path only, never their fields
         timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
     )
-    return StoppingServer(config)
 
 
 def worker_count(setting: int) -> int:
@@ -69,40 +73,63 @@ def worker_count(setting: int) -> int:
     return max(1, min(8, len(os.sched_getaffinity(0))))
 
 
-BACKLOG = 2048  # connections each socket's queue holds before the kernel refuses more
+BACKLOG = 2048  # connections the socket's queue holds before the kernel refuses more
 
 
-def listening_sockets(
-    host: str, port: int, count: int
-) -> tuple[socket.socket, list[socket.socket]]:
-    """A socket on the web port for each of `count` workers, and the guard
-    that keeps the port ours: SO_REUSEPORT lets any process of this user
-    bind the port too, so a second `pbem serve` started by mistake would
-    quietly take a share of the connections. The guard, a name in Linux's
-    abstract socket namespace (gone when this process is), makes it fail
-    as a port in use does."""
-    guard = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sockets: list[socket.socket] = []
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The web port's one socket, which every worker accepts from."""
     try:
-        guard.bind(f"\0pbem-web {host}:{port}" if port else "")
-        for _ in range(count):
-            sock = socket.create_server((host, port), backlog=BACKLOG, reuse_port=True)
-            sockets.append(sock)
-            port = port or sock.getsockname()[1]
+        return socket.create_server((host, port), backlog=BACKLOG)
     except OSError as error:
-        for sock in [guard, *sockets]:
-            sock.close()
         reason = "in use" if error.errno == errno.EADDRINUSE else error.strerror
         raise OSError(
             f"The web door could not listen on {host}:{port} ({reason}): "
             "set PBEM_WEB_PORT to a free port."
         ) from None
-    return guard, sockets
 
 
-def run_worker(settings: Settings, url: str, sock: socket.socket) -> None:
-    """One web process: the web door on its own engine, on its own socket,
-    until SIGTERM or SIGINT (uvicorn finishes the requests in hand first)."""
+class SharedDoor(StoppingServer):
+    """uvicorn taking its connections from a socket it shares with the
+    other web processes, by load (web_accept.py), instead of all it finds."""
+
+    def __init__(self, app: Any, listener: socket.socket, loads: Loads, index: int) -> None:
+        super().__init__(web_config(app))
+        self.listener, self.loads, self.index = listener, loads, index
+        self.acceptor: FairAcceptor | None = None
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=[])  # the app's start-up; no socket of uvicorn's own
+        if not self.started:
+            return
+        config, loop = self.config, asyncio.get_running_loop()
+
+        def protocol() -> asyncio.Protocol:  # (as uvicorn makes one for its own sockets)
+            made: asyncio.Protocol = config.http_protocol_class(  # type: ignore[call-arg]
+                config=config,
+                server_state=self.server_state,
+                app_state=self.lifespan.state,
+                _loop=loop,
+            )
+            return made
+
+        connections = self.server_state.connections
+        self.acceptor = FairAcceptor(
+            self.listener, self.loads, self.index, protocol, lambda: len(connections)
+        )
+        self.acceptor.start()
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        if self.acceptor is not None:
+            self.acceptor.stop()
+        await super().shutdown(sockets)
+
+
+def run_worker(
+    settings: Settings, url: str, listener: socket.socket, loads: Loads, index: int
+) -> None:
+    """Web process `index`: the web door on its own engine, taking its share
+    of `listener`'s connections, until SIGTERM or SIGINT (uvicorn finishes
+    the requests in hand first)."""
     from .logs import configure
     from .server import Server
     from .store import make_engine, session_factory
@@ -111,10 +138,12 @@ def run_worker(settings: Settings, url: str, sock: socket.socket) -> None:
     name_this_process("pbem-web")
     configure()
     engine = make_engine(url)
-    server = web_server(create_app(Server(session_factory(engine)), settings))
+    server = SharedDoor(
+        create_app(Server(session_factory(engine)), settings), listener, loads, index
+    )
     quieter_collector()
     try:
-        server.run(sockets=[sock])
+        server.run()
     finally:
         engine.dispose()
 
@@ -126,18 +155,18 @@ class WebWorkers:
     settings: Settings
     url: str
     count: int
-    guard: socket.socket = field(init=False)
-    sockets: list[socket.socket] = field(init=False)
+    listener: socket.socket = field(init=False)
+    loads: Loads = field(init=False)
     children: ChildProcesses = field(init=False)
 
     def __post_init__(self) -> None:
-        where = (self.settings.web_host, self.settings.web_port)
-        self.guard, self.sockets = listening_sockets(*where, self.count)
+        self.listener = listening_socket(self.settings.web_host, self.settings.web_port)
+        self.loads = shared_loads(self.count)
         self.children = ChildProcesses(
             "pbem-web",
             self.count,
             run_worker,
-            lambda index: (self.settings, self.url, self.sockets[index]),
+            lambda index: (self.settings, self.url, self.listener, self.loads, index),
         )
 
     def start(self) -> None:
@@ -145,9 +174,11 @@ class WebWorkers:
         log.info("the web door runs in %d processes", self.count)
 
     def keep_running(self) -> None:
+        for index, process in enumerate(self.children.processes):
+            if not process.is_alive():
+                self.loads[index] = NOT_TAKING  # (the others need not wait for it)
         self.children.keep_running()
 
     def stop(self, timeout: float = 20.0) -> None:
         self.children.stop(timeout, terminate=True)  # SIGTERM: uvicorn's graceful shutdown
-        for sock in [*self.sockets, self.guard]:
-            sock.close()
+        self.listener.close()

@@ -1,0 +1,156 @@
+"""The web processes share one listening socket and take its connections
+by load: the process holding the fewest open connections accepts the next.
+
+The kernel's own ways spread connections by chance, not by load. With a
+socket per process (SO_REUSEPORT) it picks the socket by a hash of the
+client's address, and 32 long-lived clients split 20 to 12 as often as not.
+Each process then gets the same share of the CPU, so the busier one
+answers its clients about twice as slowly: bench.load's moves on
+PostgreSQL, p99 118 ms on a process with 12 clients against 181 ms on its
+partner with 20. With one socket and asyncio's own accepting, the first
+process to wake takes every connection waiting.
+
+So each process publishes how many connections it holds (`Loads`, shared
+memory) and, when the socket has a connection waiting, takes it only if no
+other process holds fewer. If it does hold more, it looks again after
+`GRACE` and then takes the connection anyway: a partner that is busy,
+stuck or gone delays a new connection by that much at most, and never
+stops the door taking connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import logging
+import socket
+from collections.abc import Callable
+from typing import Any, Protocol
+
+log = logging.getLogger("pbem.web")
+
+GRACE = 0.02  # seconds a connection waits for a less busy process before this one takes it
+REFRESH = 0.05  # seconds between publications of this process's load (closed connections)
+FILES_PAUSE = 1.0  # seconds without accepting after running out of file descriptors
+NOT_TAKING = 2**31 - 1  # the load of a process not taking connections (not started, stopped)
+
+
+class Loads(Protocol):
+    """Each web process's open connections, by its index (shared memory:
+    `multiprocessing`'s RawArray of C ints)."""
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int) -> int: ...
+    def __setitem__(self, index: int, value: int) -> None: ...
+
+
+class FairAcceptor:
+    """Takes connections from `listener` for this process (`index` in
+    `loads`) and hands each to `protocol` on the running loop; `held()` is
+    how many connections the process has open."""
+
+    def __init__(
+        self,
+        listener: socket.socket,
+        loads: Loads,
+        index: int,
+        protocol: Callable[[], asyncio.Protocol],
+        held: Callable[[], int],
+    ) -> None:
+        self.listener = listener
+        self.loads = loads
+        self.index = index
+        self.protocol = protocol
+        self.held = held
+        self.loop = asyncio.get_running_loop()
+        self.arriving = 0  # accepted, not yet handed to a protocol
+        self.waited = False  # a connection waited GRACE for a less busy process
+        self.timer: asyncio.TimerHandle | None = None
+        self.refresher: asyncio.TimerHandle | None = None
+        self.stopped = False
+        listener.setblocking(False)
+
+    def start(self) -> None:
+        self.loads[self.index] = self.load()
+        self.loop.add_reader(self.listener.fileno(), self.readable)
+        self.refresher = self.loop.call_later(REFRESH, self.refresh)
+
+    def stop(self) -> None:
+        """Take no more connections (the ones held stay open)."""
+        self.stopped = True
+        with contextlib.suppress(ValueError, OSError):  # (the socket may be closed)
+            self.loop.remove_reader(self.listener.fileno())
+        for handle in (self.timer, self.refresher):
+            if handle is not None:
+                handle.cancel()
+        self.loads[self.index] = NOT_TAKING  # (nobody waits for it)
+
+    def load(self) -> int:
+        return self.held() + self.arriving
+
+    def refresh(self) -> None:
+        """Publish the load again: connections close without telling us."""
+        self.loads[self.index] = self.load()
+        self.refresher = self.loop.call_later(REFRESH, self.refresh)
+
+    def lighter_elsewhere(self, mine: int) -> bool:
+        return any(self.loads[i] < mine for i in range(len(self.loads)) if i != self.index)
+
+    def readable(self) -> None:
+        """A connection waits: take it, and any after it, while no other
+        process holds fewer; else give them GRACE to take it."""
+        while not self.stopped:
+            mine = self.load()
+            self.loads[self.index] = mine
+            if not self.waited and self.lighter_elsewhere(mine):
+                self.pause(GRACE)
+                return
+            try:
+                connection, _address = self.listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return  # none left (another process took it)
+            except ConnectionAbortedError:
+                continue
+            except OSError as error:
+                if error.errno not in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
+                    raise
+                log.error("the web door stops accepting for a second: %s", error)
+                self.pause(FILES_PAUSE)
+                return
+            self.waited = False
+            self.adopt(connection)
+
+    def pause(self, seconds: float) -> None:
+        """Stop watching the socket for `seconds`, then take what waits."""
+        self.loop.remove_reader(self.listener.fileno())
+        self.timer = self.loop.call_later(seconds, self.resume)
+
+    def resume(self) -> None:
+        self.timer = None
+        if self.stopped:
+            return
+        self.waited = True
+        self.loop.add_reader(self.listener.fileno(), self.readable)
+
+    def adopt(self, connection: socket.socket) -> None:
+        connection.setblocking(False)
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.arriving += 1
+        self.loads[self.index] = self.load()
+        task = self.loop.create_task(self.loop.connect_accepted_socket(self.protocol, connection))
+        task.add_done_callback(lambda done: self.adopted(done, connection))
+
+    def adopted(self, done: asyncio.Task[Any], connection: socket.socket) -> None:
+        self.arriving -= 1
+        if done.cancelled() or done.exception() is not None:
+            connection.close()
+
+
+def shared_loads(count: int) -> Loads:
+    """The loads of `count` processes, none taking connections yet, in
+    memory the spawned web processes share with the one that made it."""
+    from .processes import SPAWN
+
+    loads: Any = SPAWN.RawArray("i", [NOT_TAKING] * count)
+    return loads

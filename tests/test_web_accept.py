@@ -1,0 +1,197 @@
+"""The web processes take their shared socket's connections by load
+(web_accept.py): the one holding fewest takes the next; a partner that
+never takes one delays a connection by GRACE at most; a stopped acceptor
+takes none; running out of files pauses accepting instead of failing."""
+
+from __future__ import annotations
+
+import array
+import asyncio
+import errno
+import logging
+import socket
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+
+from pbem import web_accept
+from pbem.web_accept import GRACE, NOT_TAKING, FairAcceptor, Loads, shared_loads
+
+
+class Held(asyncio.Protocol):
+    """A connection, counted among `into` while it is open."""
+
+    def __init__(self, into: set[Held]) -> None:
+        self.into = into
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.into.add(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.into.discard(self)
+
+
+def listener(kind: type[socket.socket] = socket.socket) -> socket.socket:
+    sock = kind(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    return sock
+
+
+def acceptor(sock: socket.socket, loads: Loads, index: int) -> tuple[FairAcceptor, set[Held]]:
+    held: set[Held] = set()
+    taker = FairAcceptor(sock, loads, index, lambda: Held(held), lambda: len(held))
+    taker.start()
+    return taker, held
+
+
+async def connect(sock: socket.socket, count: int) -> list[asyncio.StreamWriter]:
+    port = sock.getsockname()[1]
+    opened = [await asyncio.open_connection("127.0.0.1", port) for _ in range(count)]
+    return [writer for _reader, writer in opened]
+
+
+async def until(predicate: Callable[[], bool], seconds: float = 10) -> float:
+    start = time.monotonic()
+    while not predicate():
+        assert time.monotonic() - start < seconds, "gave up waiting"
+        await asyncio.sleep(0.005)
+    return time.monotonic() - start
+
+
+class Process(threading.Thread):
+    """A web process's acceptor on a loop of its own (a thread stands in
+    for the process: a loop watches a socket with one reader only)."""
+
+    def __init__(self, sock: socket.socket, loads: Loads, index: int) -> None:
+        super().__init__(daemon=True)
+        self.sock, self.loads, self.index = sock, loads, index
+        self.held: set[Held] = set()
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        async def serve() -> None:
+            taker, self.held = acceptor(self.sock, self.loads, self.index)
+            while not self.done.is_set():
+                await asyncio.sleep(0.01)
+            taker.stop()
+
+        asyncio.run(serve())
+
+
+def test_two_processes_take_turns() -> None:
+    """32 connections arriving together split 16 to 16 (the kernel's hash
+    split them 20 to 12 as often as not)."""
+    with listener() as sock:
+        loads = shared_loads(2)  # (what pbem serve hands its web processes)
+        assert [loads[i] for i in range(len(loads))] == [NOT_TAKING, NOT_TAKING]  # none started yet
+        processes = [Process(sock, loads, 0), Process(sock, loads, 1)]
+        for process in processes:
+            process.start()
+        clients = [socket.create_connection(sock.getsockname()) for _ in range(32)]
+        try:
+            deadline = time.monotonic() + 10
+            while sum(len(process.held) for process in processes) < 32:
+                assert time.monotonic() < deadline, [len(p.held) for p in processes]
+                time.sleep(0.01)
+            time.sleep(web_accept.REFRESH * 3)
+            split = [len(process.held) for process in processes]
+            published = [loads[i] for i in range(len(loads))]
+        finally:
+            for client in clients:
+                client.close()
+            for process in processes:
+                process.done.set()
+                process.join(10)
+    assert abs(split[0] - split[1]) <= 2, split
+    assert published == split  # what each publishes is what it holds
+
+
+def test_a_partner_that_takes_nothing_delays_a_connection_by_the_grace_at_most() -> None:
+    """A partner that is stuck or gone (its load stays 0) cannot stop the
+    door: each connection waits GRACE for it, then this process takes it."""
+
+    async def run() -> tuple[int, float]:
+        with listener() as sock:
+            loads = array.array("i", [0, 0])  # (no process 1 runs)
+            taker, held = acceptor(sock, loads, 0)
+            writers = await connect(sock, 5)
+            took = await until(lambda: len(held) == 5)
+            taker.stop()
+            for writer in writers:
+                writer.close()
+            return len(held), took
+
+    count, took = asyncio.run(run())
+    assert count == 5
+    assert 4 * GRACE <= took < 4 * GRACE + 2  # the first at once, each of the others after GRACE
+
+
+def test_nobody_waits_for_a_process_not_taking_connections() -> None:
+    """A partner not started yet, or stopped, is no reason to wait."""
+
+    async def run() -> float:
+        with listener() as sock:
+            loads = array.array("i", [0, NOT_TAKING])
+            taker, held = acceptor(sock, loads, 0)
+            writers = await connect(sock, 5)
+            took = await until(lambda: len(held) == 5)
+            taker.stop()
+            for writer in writers:
+                writer.close()
+            return took
+
+    assert asyncio.run(run()) < 4 * GRACE
+
+
+def test_a_stopped_acceptor_takes_no_more() -> None:
+    async def run() -> tuple[int, int]:
+        with listener() as sock:
+            loads = array.array("i", [0])
+            taker, held = acceptor(sock, loads, 0)
+            writers = await connect(sock, 2)
+            await until(lambda: len(held) == 2)
+            taker.stop()
+            writers += await connect(sock, 2)  # (the kernel completes them in its queue)
+            await asyncio.sleep(0.2)
+            for writer in writers:
+                writer.close()
+            return len(held), loads[0]
+
+    assert asyncio.run(run()) == (2, NOT_TAKING)  # (the others need not wait for it)
+
+
+class OutOfFiles(socket.socket):
+    """A listening socket whose first accept finds no file descriptor left."""
+
+    failed = False
+
+    def accept(self) -> tuple[socket.socket, object]:
+        if not self.failed:
+            self.failed = True
+            raise OSError(errno.EMFILE, "Too many open files")
+        return super().accept()
+
+
+def test_out_of_files_pauses_accepting(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(web_accept, "FILES_PAUSE", 0.2)
+
+    async def run() -> tuple[int, float]:
+        with listener(OutOfFiles) as sock:
+            loads = array.array("i", [0])
+            taker, held = acceptor(sock, loads, 0)
+            writers = await connect(sock, 1)
+            took = await until(lambda: len(held) == 1)
+            taker.stop()
+            for writer in writers:
+                writer.close()
+            return len(held), took
+
+    with caplog.at_level(logging.ERROR, "pbem.web"):
+        count, took = asyncio.run(run())
+    assert count == 1 and took >= 0.2
+    assert "stops accepting for a second: [Errno 24] Too many open files" in caplog.text
