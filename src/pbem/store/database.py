@@ -39,8 +39,9 @@ def database_url(environ: dict[str, str] | None = None) -> str:
     return url or f"sqlite:///{DEFAULT_PATH}"
 
 
-# Connections a process keeps open once it has used them. A web process runs
-# 8 threads, and a thread can hold two at once (a command's transaction and
+# Connections a process keeps open once it has used them. A process runs
+# several threads (a web process its request threads and the live pages'
+# reads), and a thread can hold two at once (a command's transaction and
 # a single read beside it): with SQLAlchemy's default of 5 kept, a busy
 # process opened and closed a PostgreSQL connection (a fork and a login on
 # the server) for most requests. It never opens more than it uses at once.
