@@ -109,6 +109,7 @@ class FairAcceptor:
             try:
                 connection, _address = self.listener.accept()
             except (BlockingIOError, InterruptedError):
+                self.waited = False  # (the next connection looks at the loads again)
                 return  # none left (another process took it)
             except ConnectionAbortedError:
                 continue
