@@ -81,6 +81,19 @@ class Process(threading.Thread):
         asyncio.run(serve())
 
 
+async def taken(sock: socket.socket, loads: list[int], count: int) -> float:
+    """Seconds until process 0, among processes of `loads`, holds `count`
+    connections opened at once on `sock` (then closed)."""
+    with sock:
+        taker, held = acceptor(sock, array.array("i", loads), 0)
+        writers = await connect(sock, count)
+        took = await until(lambda: len(held) == count)
+        taker.stop()
+        for writer in writers:
+            writer.close()
+        return took
+
+
 def test_two_processes_take_turns() -> None:
     """32 connections arriving together split 16 to 16 (the kernel's hash
     split them 20 to 12 as often as not)."""
@@ -113,37 +126,14 @@ def test_a_partner_that_takes_nothing_delays_a_connection_by_the_grace_at_most()
     """A partner that is stuck or gone (its load stays 0) cannot stop the
     door: each connection waits GRACE for it, then this process takes it."""
 
-    async def run() -> tuple[int, float]:
-        with listener() as sock:
-            loads = array.array("i", [0, 0])  # (no process 1 runs)
-            taker, held = acceptor(sock, loads, 0)
-            writers = await connect(sock, 5)
-            took = await until(lambda: len(held) == 5)
-            taker.stop()
-            for writer in writers:
-                writer.close()
-            return len(held), took
-
-    count, took = asyncio.run(run())
-    assert count == 5
+    took = asyncio.run(taken(listener(), [0, 0], 5))  # (no process 1 runs)
     assert 4 * GRACE <= took < 4 * GRACE + 2  # the first at once, each of the others after GRACE
 
 
 def test_nobody_waits_for_a_process_not_taking_connections() -> None:
     """A partner not started yet, or stopped, is no reason to wait."""
 
-    async def run() -> float:
-        with listener() as sock:
-            loads = array.array("i", [0, NOT_TAKING])
-            taker, held = acceptor(sock, loads, 0)
-            writers = await connect(sock, 5)
-            took = await until(lambda: len(held) == 5)
-            taker.stop()
-            for writer in writers:
-                writer.close()
-            return took
-
-    assert asyncio.run(run()) < 4 * GRACE
+    assert asyncio.run(taken(listener(), [0, NOT_TAKING], 5)) < 4 * GRACE
 
 
 def test_a_stopped_acceptor_takes_no_more() -> None:
@@ -180,18 +170,7 @@ def test_out_of_files_pauses_accepting(
 ) -> None:
     monkeypatch.setattr(web_accept, "FILES_PAUSE", 0.2)
 
-    async def run() -> tuple[int, float]:
-        with listener(OutOfFiles) as sock:
-            loads = array.array("i", [0])
-            taker, held = acceptor(sock, loads, 0)
-            writers = await connect(sock, 1)
-            took = await until(lambda: len(held) == 1)
-            taker.stop()
-            for writer in writers:
-                writer.close()
-            return len(held), took
-
     with caplog.at_level(logging.ERROR, "pbem.web"):
-        count, took = asyncio.run(run())
-    assert count == 1 and took >= 0.2
+        took = asyncio.run(taken(listener(OutOfFiles), [0], 1))
+    assert took >= 0.2
     assert "stops accepting for a second: [Errno 24] Too many open files" in caplog.text
