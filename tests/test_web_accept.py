@@ -9,6 +9,7 @@ import array
 import asyncio
 import errno
 import logging
+import resource
 import socket
 import threading
 import time
@@ -174,3 +175,5 @@ def test_out_of_files_pauses_accepting(
         took = asyncio.run(taken(listener(OutOfFiles), [0], 1))
     assert took >= 0.2
     assert "stops accepting for a second: [Errno 24] Too many open files" in caplog.text
+    limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    assert f"may open {limit} files; raise that hard limit with LimitNOFILE=" in caplog.text

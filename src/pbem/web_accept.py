@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import errno
 import logging
+import resource
 import socket
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -116,7 +117,13 @@ class FairAcceptor:
             except OSError as error:
                 if error.errno not in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
                     raise
-                log.error("the web door stops accepting for a second: %s", error)
+                log.error(
+                    "the web door stops accepting for a second: %s (this process may open %d"
+                    " files; raise that hard limit with LimitNOFILE= in its systemd unit, or"
+                    " nofile in /etc/security/limits.conf)",
+                    error,
+                    resource.getrlimit(resource.RLIMIT_NOFILE)[0],
+                )
                 self.pause(FILES_PAUSE)
                 return
             self.waited = False
