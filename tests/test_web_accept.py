@@ -1,7 +1,8 @@
 """The web processes take their shared socket's connections by load
 (web_accept.py): the one holding fewest takes the next; a partner that
 never takes one delays a connection by GRACE at most; a stopped acceptor
-takes none; running out of files pauses accepting instead of failing."""
+takes none; running out of files pauses accepting instead of failing; a
+process holding two more than another lets one go, one at a time."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from collections.abc import Callable
 import pytest
 
 from pbem import web_accept
-from pbem.web_accept import GRACE, NOT_TAKING, FairAcceptor, Loads, shared_loads
+from pbem.web_accept import GRACE, NOT_TAKING, SHED_PAUSE, FairAcceptor, Loads, shared_loads
 
 
 class Held(asyncio.Protocol):
@@ -177,3 +178,28 @@ def test_out_of_files_pauses_accepting(
     assert "stops accepting for a second: [Errno 24] Too many open files" in caplog.text
     limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     assert f"may open {limit} files; raise that hard limit with LimitNOFILE=" in caplog.text
+
+
+def test_a_process_holding_two_more_than_another_lets_one_go_at_a_time() -> None:
+    """Over its share, a process lets one kept-alive connection go per
+    SHED_PAUSE (connections.CappedHttp closes it after its answer); one
+    more than another is as even as two processes can be."""
+
+    async def run() -> list[bool]:
+        with listener() as sock:
+            loads = array.array("i", [5, 0])  # (as published)
+            taker = FairAcceptor(sock, loads, 0, asyncio.Protocol, lambda: 5)
+            answers = [taker.over_share(), taker.over_share()]  # 5 against 0; then too soon
+            await asyncio.sleep(SHED_PAUSE)
+            answers.append(taker.over_share())  # 5 against 0 again
+            for partner in (4, 3, NOT_TAKING):  # (each after the pause)
+                loads[1] = partner
+                taker.next_shed = 0.0
+                answers.append(taker.over_share())
+            loads[1] = 0
+            taker.stop()
+            taker.next_shed = 0.0
+            answers.append(taker.over_share())  # (stopped: it holds what it holds)
+            return answers
+
+    assert asyncio.run(run()) == [True, False, True, False, True, False, False]

@@ -4,7 +4,9 @@ error, and stopping the server stops its workers."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import http.client
 import inspect
 import json
 import os
@@ -14,12 +16,15 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pbem.server import Server
 from pbem.store import make_engine, session_factory, upgrade
+from pbem.web_accept import REFRESH
 from pbem.web_workers import run_worker, worker_count
 from tests.mail.smtp_world import free_port
 from tests.server.test_commands import signup
@@ -237,30 +242,42 @@ def test_pbem_serve_quiets_the_collector_of_its_main_process() -> None:
     assert default != 20_000  # (what the tests' own interpreter keeps)
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_a_stop_does_not_wait_for_an_open_board_pages_stream(tmp_path: Path, workers: int) -> None:
-    """A board page holds a live stream (web/live.py) for 25 s at a time;
-    stopping the server ends it at once, so the stop takes seconds, not the
-    stream's lifetime, and the page's connection is closed, not cut."""
+def a_board(tmp_path: Path) -> None:
+    """The database of `start(tmp_path, ...)`, with vasco board 1 of ann and bob."""
     engine = make_engine(f"sqlite:///{tmp_path}/pbem.sqlite3")
     upgrade(engine)
     setup = Server(session_factory(engine))
     signup(setup, "ann", "bob")
     setup.handle("ann@example.org", "vasco challenge ann bob")
     engine.dispose()
+
+
+def open_stream(web_port: int) -> tuple[socket.socket, bytes]:
+    """A board page's live stream of vasco board 1, and its answer so far."""
+    page = socket.create_connection(("127.0.0.1", web_port), timeout=30)
+    page.sendall(
+        b"GET /vasco/1/events?revision=0 HTTP/1.1\r\n"
+        + f"Host: 127.0.0.1:{web_port}\r\nAccept: text/event-stream\r\n\r\n".encode()
+    )
+    head = page.recv(4096)
+    assert head.startswith(b"HTTP/1.1 200") and b"text/event-stream" in head, head
+    return page, head
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_stop_does_not_wait_for_an_open_board_pages_stream(tmp_path: Path, workers: int) -> None:
+    """A board page holds a live stream (web/live.py) for 25 s at a time;
+    stopping the server ends it at once, so the stop takes seconds, not the
+    stream's lifetime, and the page's connection is closed, not cut."""
+    a_board(tmp_path)
     web_port = free_port()
     # (no bots: a fresh checkout's first bot search process compiles its
     # code for seconds, and a stop waits for it; that is not this test's)
     server = start(tmp_path, web_port, workers, settings={"PBEM_BOT_PROCESSES": "0"})
     try:
         wait_for(lambda: get(f"http://127.0.0.1:{web_port}/vasco/1")[0] == 200)
-        with socket.create_connection(("127.0.0.1", web_port), timeout=30) as page:
-            page.sendall(
-                b"GET /vasco/1/events?revision=0 HTTP/1.1\r\n"
-                + f"Host: 127.0.0.1:{web_port}\r\nAccept: text/event-stream\r\n\r\n".encode()
-            )
-            head = page.recv(4096)
-            assert head.startswith(b"HTTP/1.1 200") and b"text/event-stream" in head, head
+        page, head = open_stream(web_port)
+        with page:
             time.sleep(0.5)  # the stream is waiting for the board to change
             stopped = time.monotonic()
             server.send_signal(signal.SIGTERM)
@@ -314,18 +331,47 @@ def both_take(workers: list[int], port: int) -> bool:
         wait_for(lambda: sum(connections_of(workers, port).values()) == 0)
 
 
+def taking_workers(server: subprocess.Popen[str], web_port: int) -> list[int]:
+    """The two web processes of `server`, once both take connections (one
+    still starting takes none: the first one ready takes them all)."""
+    wait_for(lambda: get(f"http://127.0.0.1:{web_port}/")[0] == 200)
+    wait_for(lambda: len(workers_of(server.pid)) == 2)
+    workers = workers_of(server.pid)
+    wait_for(lambda: both_take(workers, web_port))
+    return workers
+
+
+@contextlib.contextmanager
+def serving(
+    tmp_path: Path, web_port: int, workers: int, **options: Any
+) -> Iterator[subprocess.Popen[str]]:
+    """`start(...)`, stopped by SIGTERM at the end, which it must end cleanly."""
+    server = start(tmp_path, web_port, workers, **options)
+    try:
+        yield server
+    finally:
+        server.send_signal(signal.SIGTERM)
+        output, _ = server.communicate(timeout=60)
+    assert server.returncode == 0, output
+
+
+@contextlib.contextmanager
+def not_taking(pid: int) -> Iterator[None]:
+    """Process `pid` stopped (SIGSTOP) meanwhile, as stuck or restarting."""
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.kill(pid, signal.SIGCONT)
+
+
 def test_connections_arriving_together_are_spread_over_the_workers(tmp_path: Path) -> None:
     """The workers take the shared socket's connections by load: a burst of
     32 splits evenly (the kernel's hash, a socket per worker, split them
     21 to 11 at times; asyncio's own accepting gave all 32 to one)."""
     web_port = free_port()
-    server = start(tmp_path, web_port, 2)
-    try:
-        wait_for(lambda: get(f"http://127.0.0.1:{web_port}/")[0] == 200)
-        wait_for(lambda: len(workers_of(server.pid)) == 2)
-        workers = workers_of(server.pid)
-        # (a worker still starting takes none: the first one ready takes them all)
-        wait_for(lambda: both_take(workers, web_port))
+    with serving(tmp_path, web_port, 2) as server:
+        workers = taking_workers(server, web_port)
         clients = [socket.socket() for _ in range(32)]
         for client in clients:
             client.setblocking(False)
@@ -336,11 +382,65 @@ def test_connections_arriving_together_are_spread_over_the_workers(tmp_path: Pat
         finally:
             for client in clients:
                 client.close()
-    finally:
-        server.send_signal(signal.SIGTERM)
-        output, _ = server.communicate(timeout=60)
-    assert server.returncode == 0, output
     assert max(held.values()) - min(held.values()) <= 4, held  # (16 to 16 on a quiet machine)
+
+
+def test_a_pool_kept_alive_on_one_worker_spreads_over_both(tmp_path: Path) -> None:
+    """Clients that connected while one worker took nothing (stuck, or
+    restarting after a crash) move over once it takes again: the worker
+    holding more answers one request with Connection: close now and then,
+    and the client's new connection goes to the other."""
+    web_port = free_port()
+    closes = 0
+    pool = [http.client.HTTPConnection("127.0.0.1", web_port, timeout=30) for _ in range(16)]
+
+    def each_asks() -> None:
+        nonlocal closes
+        for client in pool:
+            client.request("GET", "/")
+            answer = client.getresponse()
+            answer.read()
+            assert answer.status == 200
+            closes += answer.getheader("connection") == "close"
+
+    with serving(tmp_path, web_port, 2) as server:
+        first, second = workers = taking_workers(server, web_port)
+        with not_taking(second):
+            each_asks()
+            before = connections_of(workers, web_port)
+        rounds, deadline = 0, time.monotonic() + 30
+        while True:
+            each_asks()
+            rounds += 1
+            after = connections_of(workers, web_port)
+            if sum(after.values()) == 16 and max(after.values()) - min(after.values()) <= 2:
+                break
+            assert time.monotonic() < deadline, (after, closes)
+        for client in pool:
+            client.close()
+    assert before[first] > 8 and before[second] == 0, before  # (its own closed are not held)
+    assert closes >= 7, (closes, rounds)  # (from 16 to 0, 9 to 7 is 7 moves, one at a time)
+
+
+def test_live_streams_do_not_count_as_load(tmp_path: Path) -> None:
+    """A board page's live stream is held for long but idle: new connections
+    split evenly between a worker holding 8 streams and one holding none
+    (counting them, the worker without streams took all 8)."""
+    a_board(tmp_path)
+    web_port = free_port()
+    with serving(tmp_path, web_port, 2, settings={"PBEM_BOT_PROCESSES": "0"}) as server:
+        first, second = workers = taking_workers(server, web_port)
+        with not_taking(second):
+            streams = [open_stream(web_port)[0] for _ in range(8)]
+        time.sleep(REFRESH * 3)  # (each has published what it holds)
+        clients = [socket.create_connection(("127.0.0.1", web_port)) for _ in range(8)]
+        try:
+            wait_for(lambda: sum(connections_of(workers, web_port).values()) == 16, 30)
+            held = connections_of(workers, web_port)
+        finally:
+            for client in clients + streams:
+                client.close()
+    assert abs((held[first] - 8) - held[second]) <= 4, held  # (4 and 4 on a quiet machine)
 
 
 def test_a_second_server_on_the_same_port_is_a_clear_error(tmp_path: Path) -> None:

@@ -7,6 +7,12 @@ door now admits at most MAX_PER_SOURCE open connections from one address
 SMTP one is told `421` (try later) and closed. The web door also closes a
 connection that sends no request within FIRST_REQUEST_SECONDS, and the SMTP
 door one idle for SMTP_IDLE_SECONDS.
+
+Among several web processes (web_workers.py), a process holding more
+connections than its share answers a request with `Connection: close` now
+and then (web_accept.FairAcceptor.over_share), and the client's next
+connection goes to the process holding fewest. A board page's live stream
+is not counted as held: it is open for long and costs nothing while idle.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import asyncio
 import logging
 import threading
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from aiosmtpd.smtp import SMTP
@@ -57,12 +64,18 @@ WEB = OpenConnections()
 MAIL = OpenConnections()
 
 
+STREAM_SUFFIX = "/events"  # a board page's live stream (web/live.py): open for long, idle
+
+
 class CappedHttp(HttpToolsProtocol):
-    """uvicorn's HTTP/1.1 protocol (httptools, its fast parser), with the cap
-    and the first-request timeout."""
+    """uvicorn's HTTP/1.1 protocol (httptools, its fast parser), with the cap,
+    the first-request timeout and, among several web processes, letting a
+    kept-alive connection go when its process holds more than its share."""
 
     _host: str | None = None
     _first: asyncio.TimerHandle | None = None
+    streaming = False  # its request in hand is a live stream: held, but no work
+    over_share: Callable[[], bool] | None = None  # (web_accept.FairAcceptor.over_share)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         host = host_of(transport)
@@ -85,6 +98,18 @@ class CappedHttp(HttpToolsProtocol):
             self._first.cancel()
             self._first = None
         super().data_received(data)
+
+    def on_headers_complete(self) -> None:
+        super().on_headers_complete()
+        cycle = self.cycle
+        if cycle is None or cycle.response_complete:
+            return  # (an upgrade: no new request)
+        scope = cycle.scope
+        self.streaming = scope["method"] == "GET" and scope["path"].endswith(STREAM_SUFFIX)
+        if self.streaming or not cycle.keep_alive or self.over_share is None:
+            return
+        if self.over_share():
+            cycle.keep_alive = False  # uvicorn answers with Connection: close, then closes
 
     def eof_received(self) -> None:
         if self._host is not None:

@@ -16,6 +16,15 @@ other process holds fewer. If it does hold more, it looks again after
 `GRACE` and then takes the connection anyway: a partner that is busy,
 stuck or gone delays a new connection by that much at most, and never
 stops the door taking connections.
+
+Taking by load evens out the connections as they arrive, not as they last:
+a proxy's kept-alive pool opened while one process was restarting stays on
+the other. So a process holding at least two more than another lets one go
+(`over_share`, and connections.CappedHttp answers that request with
+`Connection: close`); the client opens a new one, which the lighter process
+takes. One at a time, SHED_PAUSE apart, so the loads settle between them;
+and none for KEEP_AFTER_GRACE after a lighter process left a connection
+waiting GRACE, since it would leave the next one waiting too.
 """
 
 from __future__ import annotations
@@ -34,6 +43,8 @@ log = logging.getLogger("pbem.web")
 GRACE = 0.02  # seconds a connection waits for a less busy process before this one takes it
 REFRESH = 0.05  # seconds between publications of this process's load (closed connections)
 FILES_PAUSE = 1.0  # seconds without accepting after running out of file descriptors
+SHED_PAUSE = 0.1  # seconds between connections a process lets go (twice REFRESH: loads settle)
+KEEP_AFTER_GRACE = 1.0  # seconds none is let go after taking one a lighter process left waiting
 NOT_TAKING = 2**31 - 1  # the load of a process not taking connections (not started, stopped)
 
 
@@ -70,6 +81,7 @@ class FairAcceptor:
         self.timer: asyncio.TimerHandle | None = None
         self.refresher: asyncio.TimerHandle | None = None
         self.stopped = False
+        self.next_shed = 0.0  # (loop time) when this process may next let a connection go
         listener.setblocking(False)
 
     def start(self) -> None:
@@ -98,13 +110,28 @@ class FairAcceptor:
     def lighter_elsewhere(self, mine: int) -> bool:
         return any(self.loads[i] < mine for i in range(len(self.loads)) if i != self.index)
 
+    def over_share(self) -> bool:
+        """Whether to let a kept-alive connection go after its answer: this
+        process holds at least two more than another that takes connections,
+        so the client's next connection, taken by load, evens them out.
+        (Its load as last published: at most REFRESH old, and asked for at
+        every request, where counting its connections costs as many.)"""
+        now = self.loop.time()
+        if self.stopped or now < self.next_shed:
+            return False
+        if not self.lighter_elsewhere(self.loads[self.index] - 1):
+            return False
+        self.next_shed = now + SHED_PAUSE
+        return True
+
     def readable(self) -> None:
         """A connection waits: take it, and any after it, while no other
         process holds fewer; else give them GRACE to take it."""
         while not self.stopped:
             mine = self.load()
             self.loads[self.index] = mine
-            if not self.waited and self.lighter_elsewhere(mine):
+            lighter = self.lighter_elsewhere(mine)
+            if lighter and not self.waited:
                 self.pause(GRACE)
                 return
             try:
@@ -127,6 +154,8 @@ class FairAcceptor:
                 self.pause(FILES_PAUSE)
                 return
             self.waited = False
+            if lighter:  # (it left the connection waiting: busy or stuck, it would again)
+                self.next_shed = self.loop.time() + KEEP_AFTER_GRACE
             self.adopt(connection)
 
     def pause(self, seconds: float) -> None:

@@ -5,7 +5,8 @@ is mostly Python (the rules, the drawings, the JSON). So `pbem serve` binds
 the web port itself and hands the listening socket to `web_workers` child
 processes, each running the web door on its own engine. They take its
 connections by load (web_accept.py): the process holding the fewest takes
-the next, so none answers its clients slower for holding more of them.
+the next, and one holding more than its share lets a kept-alive connection
+go, so none answers its clients slower for holding more of them.
 The SMTP listener, the outbox delivery and the tick stay in the main
 process. Nothing a worker keeps in memory needs to be shared: every cache
 is keyed by what it shows (a board's version, a stored password hash), so
@@ -110,13 +111,20 @@ class SharedDoor(StoppingServer):
                 app_state=self.lifespan.state,
                 _loop=loop,
             )
+            if isinstance(made, CappedHttp):
+                made.over_share = acceptor.over_share
             return made
 
-        connections = self.server_state.connections
-        self.acceptor = FairAcceptor(
-            self.listener, self.loads, self.index, protocol, lambda: len(connections)
+        acceptor = self.acceptor = FairAcceptor(
+            self.listener, self.loads, self.index, protocol, self.working
         )
-        self.acceptor.start()
+        acceptor.start()
+
+    def working(self) -> int:
+        """The connections this process holds, live streams aside (idle)."""
+        return sum(
+            1 for held in self.server_state.connections if not getattr(held, "streaming", False)
+        )
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         if self.acceptor is not None:
