@@ -143,3 +143,40 @@ def test_another_process_never_trusts_a_verdict_about_the_old_password(
         passwords.VERDICTS = other_verdicts
     [refused] = other.handle("ann@example.org", "vacation ann annpass1 off")
     assert "do not match" in refused.body
+
+
+def test_handed_out_argon2_work_comes_back_to_the_door(
+    server: Server, watched: Watched, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Within `handed_out` a command that needs argon2 raises PasswordWork
+    with nothing done (the web does it in threads of its own: web/
+    password_lane.py); run again after that work, it goes on."""
+    server.handle("ann@example.org", "signup ann annpass1")
+    monkeypatch.setattr(passwords, "VERDICTS", passwords.Verdicts())  # (a process afresh)
+    with passwords.handed_out(), pytest.raises(passwords.PasswordWork) as login:
+        server.check_login("ann", "annpass1")
+    with passwords.handed_out(), pytest.raises(passwords.PasswordWork) as change:
+        server.handle("ann@example.org", "vacation ann annpass1 on")
+    assert watched.verifies == 0
+    login.value.do()
+    assert (login.value.password, change.value.password) == ("annpass1", "annpass1")
+    with passwords.handed_out():
+        assert server.check_login("ann", "annpass1") == "ann"
+        [done] = server.handle("ann@example.org", "vacation ann annpass1 on")
+    assert done.subject == "pbem vacation ann on"
+    assert watched.verifies == 1
+
+
+def test_a_multiple_mail_does_its_argon2_work_itself(
+    server: Server, watched: Watched, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its lines before the one that needs argon2 are done already, so it
+    cannot start again: its work is never handed out, and each line runs once."""
+    server.handle("ann@example.org", "signup ann annpass1")
+    server.handle("bob@example.org", "signup bob bobpass1")
+    monkeypatch.setattr(passwords, "VERDICTS", passwords.Verdicts())  # (a process afresh)
+    body = "vacation ann annpass1 on\nvacation bob bobpass1 on\n"
+    with passwords.handed_out():
+        sent = server.handle("ann@example.org", "multiple", body)
+    assert [mail.subject for mail in sent] == ["pbem vacation ann on", "pbem vacation bob on"]
+    assert watched.verifies == 2

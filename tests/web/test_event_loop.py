@@ -13,8 +13,9 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 
-from pbem.server import Server, listings
+from pbem.server import Server, listings, passwords
 from pbem.web.app import THREADS_PER_PROCESS
+from pbem.web.password_lane import PASSWORD_THREADS
 from tests.web.browser import LiveSite
 
 SLOW = 1.5  # seconds each slow command takes
@@ -107,3 +108,53 @@ def test_a_web_process_runs_a_bounded_number_of_requests_in_threads(
         thread.join(60)
     assert most == THREADS_PER_PROCESS
     assert statuses == [200] * (THREADS_PER_PROCESS + 4)
+
+
+def test_first_password_checks_leave_the_request_threads_free(
+    live: LiveSite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More first log-ins at once than a process has request threads: their
+    argon2 work (a sleep stands in for it) runs in the password lane, at most
+    PASSWORD_THREADS at once, while a page that needs a request thread is
+    served at once; every log-in then goes through."""
+    count = THREADS_PER_PROCESS + 2
+    for number in range(count):
+        live.server.handle(f"p{number}@example.org", f"signup p{number} pass{number}word")
+    monkeypatch.setattr(passwords, "VERDICTS", passwords.Verdicts())  # (none checked yet)
+    running, most = 0, 0
+    lock = threading.Lock()
+    real_do = passwords.PasswordWork.do
+
+    def slow_do(work: passwords.PasswordWork) -> None:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(SLOW)
+        with lock:
+            running -= 1
+        real_do(work)
+
+    monkeypatch.setattr(passwords.PasswordWork, "do", slow_do)
+    answers: list[int] = []
+
+    def log_in(number: int) -> None:
+        with httpx.Client(base_url=live.url, timeout=60) as client:
+            token = form_token(client, "/login")
+            fields = {"csrf": token, "userid": f"p{number}", "password": f"pass{number}word"}
+            answers.append(client.post("/login", data=fields).status_code)
+
+    with httpx.Client(base_url=live.url, timeout=30) as client:
+        assert client.get("/vasco").status_code == 200  # (its first drawing done)
+    logins = [threading.Thread(target=log_in, args=(n,)) for n in range(count)]
+    for thread in logins:
+        thread.start()
+    time.sleep(0.3)  # the first log-ins are in their argon2 work, the others wait for the lane
+    with httpx.Client(base_url=live.url, timeout=30) as client:
+        start = time.monotonic()
+        assert client.get("/vasco").status_code == 200  # (a page run in a request thread)
+        assert time.monotonic() - start < SLOW / 3
+    for thread in logins:
+        thread.join(60)
+    assert answers == [303] * count
+    assert most == PASSWORD_THREADS

@@ -9,6 +9,11 @@ raises `PasswordWork`: the server rolls the transaction back, does the
 argon2 work with no transaction open (`PasswordWork.do`), and runs the
 command again, which then finds the verdict.
 
+A door may take that work out of the command's thread (`handed_out`): the
+PasswordWork then comes back to it instead, to be done where it holds
+nothing else up (web/password_lane.py), before the door runs the command
+again.
+
 Verdicts are kept in this process only, by the stored hash and an HMAC of
 the password under a key made at start (the password itself is never kept).
 A changed password has a new hash, so no verdict about the old one can
@@ -19,10 +24,13 @@ what a real one costs and the answer's timing tells nothing.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -138,3 +146,26 @@ def new_password_hash(password: str) -> str:
 
 def password_changed(old_hash: str) -> None:
     VERDICTS.forget(old_hash)
+
+
+_HANDED_OUT: ContextVar[bool] = ContextVar("pbem_password_work_handed_out", default=False)
+
+
+@contextlib.contextmanager
+def handed_out(out: bool = True) -> Iterator[None]:
+    """Within it, `do_or_hand_out` raises argon2 work to the door for it to
+    do, and the door runs the command again; `handed_out(False)` undoes
+    that for a command of several steps, which cannot start again."""
+    token = _HANDED_OUT.set(out)
+    try:
+        yield
+    finally:
+        _HANDED_OUT.reset(token)
+
+
+def do_or_hand_out(work: PasswordWork) -> None:
+    """The argon2 work a command met, done now with no transaction open;
+    within `handed_out`, raised for the door to do instead."""
+    if _HANDED_OUT.get():
+        raise work
+    work.do()

@@ -27,7 +27,7 @@ from .dispatch import error_subject, execute, read_command, run_command
 from .errors import CONFLICT, CommandError, UnfinishedMove
 from .footers import with_footers
 from .messages import BoardView, Outgoing, Reply, Sent, queue_messages
-from .passwords import PasswordWork
+from .passwords import PasswordWork, do_or_hand_out, handed_out
 from .quick_move import Mailed, TokenCheck, quick_move
 from .ratings import rate_finished_boards
 from .reply_cap import cap_replies
@@ -259,10 +259,12 @@ class Server:
         refused: list[str] = []
         for number, text in enumerate(lines, 1):
             key = None if message_id is None else f"{message_id} line {number}"
-            for message in self._one(
-                sender, text, "", message_id, key, trusted=trusted, mail_errors=False,
-                by_mail=by_mail,
-            ):  # fmt: skip
+            with handed_out(False):  # (the lines before are done: argon2 is done here)
+                answers = self._one(
+                    sender, text, "", message_id, key, trusted=trusted, mail_errors=False,
+                    by_mail=by_mail,
+                )  # fmt: skip
+            for message in answers:
                 if message.error is None:
                     messages.append(message)
                 else:
@@ -335,7 +337,7 @@ class Server:
                     sent.effects = tuple(reply.effects)
                     return sent
                 except PasswordWork as work:
-                    work.do()  # argon2, with the transaction rolled back; then again
+                    do_or_hand_out(work)  # argon2, with the transaction rolled back; then again
             raise RuntimeError(f"a command needed more than {PASSWORD_ROUNDS} password checks")
         except (CommandError, StaleBoard) as problem:
             error = problem if isinstance(problem, CommandError) else raced(problem)
@@ -373,7 +375,7 @@ class Server:
                 with self.reads() as session:
                     return authenticate(session, userid, password, source).userid
             except PasswordWork as work:
-                work.do()  # argon2, with no session open; then again
+                do_or_hand_out(work)  # argon2, with no session open; then again
         raise RuntimeError("a log-in needed more than one password check")
 
     def session_generation(self, userid: str) -> int | None:

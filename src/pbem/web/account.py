@@ -14,6 +14,7 @@ from ..server.commands import Change, Command, MailPreference, Signup, Vacation
 from ..server.errors import CommandError
 from .actions import Outcome, act_on, execute_as, flash, server_of
 from .found import TokenId
+from .password_lane import password_lane
 from .session import PostedForm, check_csrf, current_userid, log_in, log_out
 from .templating import render
 
@@ -26,6 +27,7 @@ def signup_page(request: Request) -> HTMLResponse:
 
 
 @router.post("/signup", response_class=HTMLResponse, dependencies=[Depends(check_csrf)])
+@password_lane
 def signup(request: Request, form: PostedForm) -> Response:
     userid = str(form.get("userid", "")).strip()
     password = str(form.get("password", ""))
@@ -64,6 +66,7 @@ def login_page(request: Request, next: str = "/") -> HTMLResponse:
 
 
 @router.post("/login", response_class=HTMLResponse, dependencies=[Depends(check_csrf)])
+@password_lane
 def login(request: Request, form: PostedForm) -> Response:
     userid = str(form.get("userid", "")).strip()
     password = str(form.get("password", ""))
@@ -142,6 +145,7 @@ def account_form(request: Request, userid: str, what: str, value: dict[str, str]
 
 
 @router.post("/account/{what}", dependencies=[Depends(check_csrf)])
+@password_lane
 def change(request: Request, what: str, form: PostedForm) -> Response:
     """One form of the account page, as the command it stands for."""
     userid = account_user(request)

@@ -35,8 +35,9 @@ from .templating import compile_templates, render
 # interleaved: moves on PostgreSQL 362 and 302/s, p99 165 and 218 ms,
 # against 340 and 274/s, p99 193 and 259 ms; on SQLite 266 and 271/s, p99
 # 203 and 194 ms, against 221 and 250/s, p99 278 and 212 ms; the board page
-# the same. The price: four slow requests at once (first password checks,
-# argon2) hold a process's every thread for a fraction of a second.
+# the same. First password checks (argon2, a fraction of a second each) run
+# in threads of their own (web/password_lane.py), so four log-ins at once do
+# not hold every request thread.
 THREADS_PER_PROCESS = 4
 
 
