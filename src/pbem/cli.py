@@ -165,10 +165,10 @@ def mail_command(name: str, words: Sequence[str], out: TextIO) -> int:
 
                 imap_poll.poll_forever(server, config, threading.Event())
             return 0
-        from .mail.delivery import deliver_due, transport_for
+        from .mail.delivery import deliver_backlog, transport_for
 
         transport = transport_for(config)
-        sent = deliver_due(server.sessions, config, transport, server.clock())
+        sent = deliver_backlog(server.sessions, config, transport, server.clock)
         out.write(f"deliver: {sent} mails sent to {transport.description}.\n")
         return 0
 

@@ -18,6 +18,7 @@ import smtplib
 import ssl
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -225,7 +226,45 @@ def deliver_due(
     transport: Transport,
     now: datetime,
 ) -> int:
-    """Send every mail that is due (up to BATCH); returns how many were sent.
+    """Send the mails that are due, up to BATCH (one pass); returns how many were sent."""
+    return deliver_pass(sessions, settings, transport, now).sent
+
+
+def deliver_backlog(
+    sessions: sessionmaker[Session],
+    settings: Settings,
+    transport: Transport,
+    clock: Callable[[], datetime],
+    stop: Stop | None = None,
+) -> int:
+    """Pass after pass while a pass found a full BATCH due and sent some of
+    it, so a backlog drains at the speed of sending, not one BATCH per
+    `delivery_seconds` (with a relay down, one pass, and then the wait).
+    Returns how many were sent; `stop` is looked at between passes."""
+    sent = 0
+    while stop is None or not stop.is_set():
+        done = deliver_pass(sessions, settings, transport, clock())
+        sent += done.sent
+        if done.tried < BATCH or not done.sent:
+            break
+    return sent
+
+
+@dataclass(frozen=True)
+class Pass:
+    """What one pass of the delivery did: mails claimed, and sent."""
+
+    tried: int
+    sent: int
+
+
+def deliver_pass(
+    sessions: sessionmaker[Session],
+    settings: Settings,
+    transport: Transport,
+    now: datetime,
+) -> Pass:
+    """Send every mail that is due (up to BATCH).
 
     Mails are claimed CLAIM at a time, each recorded as sent as soon as the
     transport took it. A loop that dies between sending a mail and that
@@ -262,7 +301,7 @@ def deliver_due(
                     count += 1
     finally:
         transport.close()
-    return count
+    return Pass(tried, count)
 
 
 def deliver_one(
@@ -313,7 +352,7 @@ def delivery_loop(
     log.info("outgoing mail goes to %s", transport.description)
     while not stop.is_set():
         try:
-            sent = deliver_due(sessions, settings, transport, clock())
+            sent = deliver_backlog(sessions, settings, transport, clock, stop)
             if sent:
                 log.info("delivered %d mails to %s", sent, transport.description)
         except Exception:  # the database away, say: try again next round
