@@ -12,7 +12,7 @@ import struct
 import sys
 from collections.abc import Iterator
 from datetime import UTC, timedelta
-from email.generator import Generator
+from email.generator import BytesGenerator, Generator
 from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
 from email.utils import format_datetime
@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from pbem import pictures
 from pbem.mail import compose as compose_module
-from pbem.mail.compose import BOARD_WIDTH, board_png, compose
+from pbem.mail.compose import BOARD_WIDTH, board_picture, board_png, compose, render
 from pbem.server import Server
 from pbem.server.footers import stop_token
 from pbem.settings import Settings
@@ -40,8 +40,10 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 @pytest.fixture(autouse=True)
 def fresh_png_cache() -> Iterator[None]:
     board_png.cache_clear()
+    board_picture.cache_clear()
     yield
     board_png.cache_clear()
+    board_picture.cache_clear()
 
 
 @pytest.fixture
@@ -75,8 +77,13 @@ def the_row(rows: list[OutboxMessage], to: str, subject_start: str) -> OutboxMes
 
 
 def reparsed(message: EmailMessage) -> EmailMessage:
-    """The message as a recipient's client sees it: through bytes and back."""
-    parsed = email.message_from_bytes(message.as_bytes(), policy=email.policy.default)
+    """The message as a recipient's client sees it: through the bytes the
+    transports send (`render`) and back."""
+    return reparsed_bytes(render(message))
+
+
+def reparsed_bytes(raw: bytes) -> EmailMessage:
+    parsed = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(parsed, EmailMessage)
     return parsed
 
@@ -339,7 +346,8 @@ def test_the_same_position_is_drawn_once(server: Server) -> None:
         assert len(rows) == 2  # alice's and bob's copies of the same position
         pictures = [parts_of(reparsed(compose(session, r, SETTINGS)))[2] for r in rows]
     assert pictures[0].get_content() == pictures[1].get_content()
-    assert board_png.cache_info().misses == 1 and board_png.cache_info().hits == 1
+    assert board_png.cache_info().misses == 1
+    assert board_picture.cache_info().misses == 1 and board_picture.cache_info().hits == 1
 
 
 @pytest.mark.parametrize("game", ["vasco", "trugo", "vacu", "convacu"])
@@ -362,8 +370,49 @@ def every_mail(session: Session) -> list[bytes]:
     rows[0].subject = "Vasco Board 1 — Jürgen 日本"
     drawn = iter(range(1000))
     with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(compose_module, "new_boundary", lambda: f"=_boundary{next(drawn)}")
         patch.setattr(Generator, "_make_boundary", lambda *_: f"==boundary{next(drawn)}==")
         return [compose(session, row, SETTINGS).as_bytes() for row in rows]
+
+
+@pytest.mark.parametrize("linesep", ["\n", "\r\n"])
+def test_render_writes_the_bytes_the_email_package_writes(server: Server, linesep: str) -> None:
+    """`render` writes the picture's base64 at once, not line by line; the
+    package's own BytesGenerator is the slow, plain reference."""
+    with server.sessions() as session:
+        messages = [compose(session, row, SETTINGS) for row in outbox(session)]
+    assert sum(1 for m in messages if m.is_multipart()) >= 2
+    for message in messages:
+        theirs = io.BytesIO()
+        BytesGenerator(theirs, policy=message.policy).flatten(message, linesep=linesep)
+        assert render(message, linesep) == theirs.getvalue()
+
+
+def test_the_picture_part_is_the_png_in_base64_lines(server: Server) -> None:
+    with server.sessions() as session:
+        row = next(r for r in outbox(session) if r.subject.startswith("Vasco Board 1 bob"))
+        raw = render(compose(session, row, SETTINGS))
+    [image] = [p for p in reparsed_bytes(raw).walk() if p.get_content_type() == "image/png"]
+    assert image["Content-Transfer-Encoding"] == "base64"
+    assert image.get_content_disposition() == "inline"
+    assert image.get_filename() == f"board-{row.board_id}.png"
+    data = image.get_content()
+    assert data.startswith(PNG_SIGNATURE) and png_dimensions(data)[0] == BOARD_WIDTH
+    lines = raw.split(b"\n")
+    assert max(len(line) for line in lines) <= 78  # RFC 5322 (and base64's 76)
+
+
+def test_a_boundary_found_in_the_text_is_drawn_again(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn = iter(["=_taken", "=_taken", "=_free1", "=_free2"])
+    monkeypatch.setattr(compose_module, "new_boundary", lambda: next(drawn))
+    with server.sessions() as session:
+        row = next(r for r in outbox(session) if r.subject.startswith("Vasco Board 1 bob"))
+        row.body += "\n--=_taken\n"
+        message = compose(session, row, SETTINGS)
+    assert [p.get_boundary() for p in message.walk() if p.is_multipart()] == ["=_free1", "=_free2"]
+    assert "=_taken" in reparsed_bytes(render(message)).get_body(("plain",)).get_content()
 
 
 def test_mails_are_composed_as_with_the_email_packages_policy(

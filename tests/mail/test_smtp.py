@@ -188,3 +188,35 @@ def test_the_delivery_loop_drains_and_stops(door: Door) -> None:
     assert not loop.is_alive()
     door.clock.advance(seconds=1)
     assert timedelta(0) <= door.clock() - door.outbox()[0].created_at
+
+
+def test_the_relay_gets_rendered_bytes_and_a_utf8_address_goes_by_send_message() -> None:
+    """ASCII addresses (nearly all): the bytes `render` makes, by sendmail;
+    an address in UTF-8: send_message, which asks the relay for SMTPUTF8."""
+    from pbem.mail.compose import render
+    from pbem.mail.delivery import SmtpTransport
+
+    calls: list[tuple[str, object]] = []
+
+    class Relay:
+        def sendmail(self, sender: str, to: list[str], data: bytes) -> dict[str, object]:
+            calls.append(("sendmail", data))
+            return {}
+
+        def send_message(
+            self, message: EmailMessage, sender: str, to: list[str]
+        ) -> dict[str, object]:
+            calls.append(("send_message", to))
+            return {}
+
+    message = EmailMessage(policy=SMTP)
+    message["Subject"] = "pbem help"
+    message.set_content("Hello\n")
+    transport = SmtpTransport("smtp://relay.example.org")
+    transport.connection = Relay()  # type: ignore[assignment]
+    transport.send(message, "pbem@example.net", ["ann@example.org"])
+    transport.send(message, "pbem@example.net", ["jürgen@exämple.org"])
+    assert calls == [
+        ("sendmail", render(message, "\r\n")),
+        ("send_message", ["jürgen@exämple.org"]),
+    ]

@@ -83,7 +83,9 @@ class MaildirTransport:
         self.box = mailbox.Maildir(self.path, create=False)
 
     def send(self, message: EmailMessage, sender: str, recipients: list[str]) -> None:
-        self.box.add(message.as_bytes())
+        from .compose import render
+
+        self.box.add(render(message))
 
     def close(self) -> None:
         pass
@@ -137,7 +139,12 @@ class SmtpTransport:
         if self.connection is None:
             self.connection = self.connect()
         try:
-            refused = self.connection.send_message(message, sender, recipients)
+            if _ascii(sender, *recipients):
+                from .compose import render
+
+                refused = self.connection.sendmail(sender, recipients, render(message, "\r\n"))
+            else:  # an address in UTF-8: send_message asks the relay for SMTPUTF8
+                refused = self.connection.send_message(message, sender, recipients)
         except (smtplib.SMTPServerDisconnected, OSError):
             self.close()
             raise
@@ -149,6 +156,10 @@ class SmtpTransport:
             with contextlib.suppress(smtplib.SMTPException, OSError):
                 self.connection.quit()
             self.connection = None
+
+
+def _ascii(*addresses: str) -> bool:
+    return all(address.isascii() for address in addresses)
 
 
 def transport_for(settings: Settings) -> Transport:
