@@ -13,8 +13,10 @@ by uvicorn the way pbem serves its own is measured with the same client in the
 same run: it is the ceiling to compare the pbem figures with. With `--large`,
 10,000 users and 100,000 boards (most finished, none due for the tick) are then
 added in bulk and the pages, moves and tick measured again, beside the small
-figures (with the mean size of an answer, the same in both when a page's length
-does not depend on the database's size). Requests per second and latencies count
+figures, the moves and board pages on a second set of boards as fresh as the
+first was (with the mean size of an answer, the same in both when a page's
+length does not depend on the database's size: the player pages list the bulk
+boards' players, so theirs grow). Requests per second and latencies count
 the 2xx answers; anything else is an error, and the first few are printed. Each
 phase also prints the CPU seconds each kind of process used (web, delivery,
 database, the rest of the server, the bench's clients, anything else on the
@@ -472,6 +474,13 @@ class Plan:
     tokens: dict[str, str]
     api_boards: list[list[Board]]  # one list per client
     mail_boards: list[Board]
+    fresh: list[list[list[Board]]] = field(default_factory=list)  # api_boards for later runs
+
+    def next_boards(self) -> None:
+        """The API's moves and the board pages go on to a fresh set of boards
+        (the large run's): the boards moved before would have more moves, and
+        a board's answers grow with its moves, not with the database."""
+        self.api_boards = self.fresh.pop(0)
 
     def boards_with_moves(self) -> list[Board]:
         boards = [board for group in self.api_boards for board in group]
@@ -495,9 +504,12 @@ def random_record(game: str, options: list[str], rng: random.Random) -> list[tup
     return record
 
 
-def fill(engine: Engine, game: str, clients: int, mails: int, rng: random.Random) -> Plan:
+def fill(
+    engine: Engine, game: str, clients: int, mails: int, rng: random.Random, sets: int = 1
+) -> Plan:
     """Users, tokens and boards through the command layer (so older code fills
-    the same way); the challenges' mails are marked sent (setup, not load)."""
+    the same way); the challenges' mails are marked sent (setup, not load).
+    `sets` of boards for the API's clients: one for each run."""
     options = ["-komi=5"] if game in ("vacu", "convacu") else []
     server = Server(session_factory(engine))
     count = max(clients, math.ceil(mails / MOVER_BOARDS), 4)
@@ -536,7 +548,10 @@ def fill(engine: Engine, game: str, clients: int, mails: int, rng: random.Random
         return Board(board_of(sent), (first, second), record)
 
     start = time.perf_counter()
-    api_boards = [[challenge() for _ in range(BOARDS_PER_CLIENT)] for _ in range(clients)]
+    api_sets = [
+        [[challenge() for _ in range(BOARDS_PER_CLIENT)] for _ in range(clients)]
+        for _ in range(sets)
+    ]
     mail_boards = [challenge() for _ in range(mails)]
     challenges = time.perf_counter() - start - recording
     start = time.perf_counter()
@@ -551,7 +566,7 @@ def fill(engine: Engine, game: str, clients: int, mails: int, rng: random.Random
         f"{made} challenges in {challenges:.1f} s, their random records in {recording:.1f} s, "
         f"{finished} of them played two moves and resigned (rated) in {finishing:.1f} s"
     )
-    return Plan(game, options, users, tokens, api_boards, mail_boards)
+    return Plan(game, options, users, tokens, api_sets[0], mail_boards, api_sets[1:])
 
 
 def finish(server: Server, game: str, board: Board) -> int:
@@ -1164,10 +1179,13 @@ def measure_large(url: str, plan: Plan, home: Path, clients: int, seconds: float
     """The same phases in the same order as `measure_small`: the pages come
     after the moves, so they meet boards the server has just moved, as in the
     small run (right after a start, each board's first page costs twice as
-    much: its position is not in the process's memory yet). The moves run as
+    much: its position is not in the process's memory yet). The moves and the
+    board pages are on boards of their own, fresh as the small run's were,
+    so that the pages and answers are the same size. The moves run as
     long as the small run's: a shorter phase weighs a fresh server's first
     second more, which is not the database's size."""
     measured = Measured()
+    plan.next_boards()
     with pbem_server(url, home) as running:
         measured.add(api_move(plan, running, seconds))
         print_row(measured.phases["API move"])
@@ -1217,7 +1235,7 @@ def bench_database(kind: str, url: str, args: argparse.Namespace) -> None:
     engine = make_engine(url)
     try:
         upgrade(engine)
-        plan = fill(engine, args.game, args.clients, args.mails, rng)
+        plan = fill(engine, args.game, args.clients, args.mails, rng, 2 if args.large else 1)
         bulk_fill(engine, plan, rng, FULL_USERS, FULL_BOARDS, FULL_EVENTS)
     finally:
         engine.dispose()

@@ -50,3 +50,25 @@ def test_the_load_benchmark_prints_a_row_for_every_phase(db: str) -> None:
         counts = [int(n) for n in re.findall(r"\d+", split[0].split("halfway:")[1].split("(")[0])]
         assert len(counts) > 1 and sum(counts) == 2, split[0]  # both clients, busiest first
         assert counts == sorted(counts, reverse=True), split[0]
+
+
+def test_a_large_run_moves_and_shows_fresh_boards_of_its_own(tmp_path: Path) -> None:
+    """The large run's moves and board pages are on a second set of boards,
+    as fresh as the small run's first set was, so that the two runs' answers
+    are the same size (a board's page grows with its moves)."""
+    import random
+
+    from bench.load import BOARDS_PER_CLIENT, fill
+    from pbem.store import make_engine, upgrade
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'bench.sqlite3'}")
+    upgrade(engine)
+    plan = fill(engine, "vasco", 2, 0, random.Random(1), sets=2)
+    engine.dispose()
+    first = [board.id for group in plan.api_boards for board in group]
+    assert len(first) == 2 * BOARDS_PER_CLIENT and len(plan.fresh) == 1
+    plan.api_boards[0][0].played = 3
+    plan.next_boards()
+    second = [board.id for group in plan.api_boards for board in group]
+    assert len(second) == len(first) and not set(first) & set(second)
+    assert not plan.fresh and all(board.played == 0 for board in plan.boards_with_moves())
