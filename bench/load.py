@@ -15,8 +15,8 @@ same run: it is the ceiling to compare the pbem figures with. With `--large`,
 added in bulk and the pages, moves and tick measured again, beside the small
 figures, the moves and board pages on a second set of boards as fresh as the
 first was (with the mean size of an answer, the same in both when a page's
-length does not depend on the database's size: the player pages list the bulk
-boards' players, so theirs grow). Requests per second and latencies count
+length does not depend on the database's size; the bench's players are in
+none of the 100,000, so their pages list the same boards). Requests per second and latencies count
 the 2xx answers; anything else is an error, and the first few are printed. Each
 phase also prints the CPU seconds each kind of process used (web, delivery,
 database, the rest of the server, the bench's clients, anything else on the
@@ -612,11 +612,14 @@ def bulk_fill(
     more_users: int,
     more_boards: int,
     most_events: int,
+    with_bench_users: bool = True,
 ) -> None:
     """More users and boards (most finished, none due for the tick, none old
-    enough to archive), between them and the bench's users, with ratings and
-    up to `most_events` rating events, by Core inserts of only the columns the
-    schema has."""
+    enough to archive), between them and, `with_bench_users`, the bench's
+    users, with ratings and up to `most_events` rating events, by Core
+    inserts of only the columns the schema has. The large fill leaves the
+    bench's users out, so that their player pages list the same boards in
+    both runs, on a database 25 times the size."""
     meta = MetaData()
     names = set(inspect(engine).get_table_names())
     tables = {
@@ -647,7 +650,7 @@ def bulk_fill(
                 ).scalars()
             )
     new_ids = list(range(first_user, first_user + more_users))
-    everyone = new_ids + bench_ids
+    everyone = new_ids + bench_ids if with_bench_users else new_ids
     user_rows, address_rows, rating_rows = [], [], []
     for user_id in new_ids:
         userid = f"bulk{user_id}"
@@ -1253,7 +1256,7 @@ def bench_database(kind: str, url: str, args: argparse.Namespace) -> None:
         start = time.perf_counter()
         engine = make_engine(url)
         try:
-            bulk_fill(engine, plan, rng, LARGE_USERS, LARGE_BOARDS, LARGE_EVENTS)
+            bulk_fill(engine, plan, rng, LARGE_USERS, LARGE_BOARDS, LARGE_EVENTS, False)
         finally:
             engine.dispose()
         print(
