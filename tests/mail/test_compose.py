@@ -382,7 +382,13 @@ def test_render_writes_the_bytes_the_email_package_writes(server: Server, linese
     with server.sessions() as session:
         messages = [compose(session, row, SETTINGS) for row in outbox(session)]
     assert sum(1 for m in messages if m.is_multipart()) >= 2
-    for message in messages:
+    # and mails parsed back from CRLF bytes, whose base64 lines end in CRLF
+    parsed = [
+        email.message_from_bytes(m.as_bytes(policy=m.policy.clone(linesep="\r\n")), policy=m.policy)
+        for m in messages
+    ]
+    for message in [*messages, *parsed]:
+        assert isinstance(message, EmailMessage)
         theirs = io.BytesIO()
         BytesGenerator(theirs, policy=message.policy).flatten(message, linesep=linesep)
         assert render(message, linesep) == theirs.getvalue()

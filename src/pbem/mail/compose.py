@@ -137,7 +137,12 @@ class _Writer(BytesGenerator):
 
     def _handle_image(self, msg: Message) -> None:
         payload = msg.get_payload()
-        if isinstance(payload, str) and msg.get("Content-Transfer-Encoding") == "base64":
+        if (
+            isinstance(payload, str)
+            and msg.get("Content-Transfer-Encoding") == "base64"
+            and payload.isascii()
+            and "\r" not in payload  # (a parsed mail's lines may end in CRLF: the package's way)
+        ):
             self._fp.write(payload.replace("\n", self._NL).encode("ascii"))  # type: ignore[attr-defined]
         else:
             self._handle_text(msg)  # type: ignore[attr-defined]
