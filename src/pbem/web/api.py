@@ -77,6 +77,7 @@ from .api_models import (
     StandingSection,
 )
 from .found import BoardId
+from .password_lane import password_lane
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -394,6 +395,7 @@ def me(request: Request, token: Token) -> Me:
     response_model=CommandResult,
     responses=ERRORS,
 )
+@password_lane  # (the commands that still ask for the password check it in the lane)
 def command(request: Request, token: Token, sent: CommandRequest) -> CommandResult:
     """Run one command line for the token's user, exactly as a mail with
     that Subject and body would, and return the mails it sent you (all of

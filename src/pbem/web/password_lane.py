@@ -6,11 +6,13 @@ A web process runs THREADS_PER_PROCESS requests at once in its threads
 second to a second of one core, and 64 MiB, by design. Done in a request
 thread, four log-ins at once would hold a process's every thread that long,
 and every page behind them would wait. So the forms that carry a password
-(sign up, log in, the account page's) are handled by `password_lane`: their
-handler runs in a request thread with its argon2 work handed out
-(server/passwords.py), which comes back here as PasswordWork; it is done in
-the lane, PASSWORD_THREADS threads of the process's own with no request
-thread held, and the handler runs again and finds the verdict remembered.
+(sign up, log in, the account page's; and the API's /api/command, whose
+`change password` and the like still ask for it) are handled by
+`password_lane`: their handler runs in a request thread with its argon2
+work handed out (server/passwords.py), which comes back here as
+PasswordWork; it is done in the lane, PASSWORD_THREADS threads of the
+process's own with no request thread held, and the handler runs again and
+finds the verdict remembered.
 The lane also bounds argon2's memory: PASSWORD_THREADS checks at once.
 """
 
