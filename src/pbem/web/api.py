@@ -631,7 +631,9 @@ def play(
         userid = token.owner(server)
         found = game_or_404(game)
         played = execute(server, userid, replace(command, game=found.name, userid=userid))
-    return action_result(request, game_or_404(game), board_id, played)
+    else:
+        found = game_or_404(game)
+    return action_result(request, found, board_id, played)
 
 
 @router.post(
