@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import delete, event, func, select
 
 from pbem.games import get_game
-from pbem.server import Server
+from pbem.server import Server, passwords
 from pbem.server.accounts import find_user
 from pbem.server.api_tokens import token_hash
 from pbem.server.recent import Recent
@@ -737,6 +737,41 @@ def test_any_command_through_the_api(
     refused(command("multiple", body="list"), 422, "'multiple' is for mail")
     refused(command("   "), 422, "empty")
     refused(client.post("/api/command", json={}, headers=bearer(tokens["carol"])), 422, "command")
+
+
+@BOTH_ENGINES
+def test_a_password_the_api_still_asks_for_is_checked_once_in_the_lane(
+    client: TestClient, server: Server, tokens: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`change password` asks for the password even with a token: its argon2
+    work (checking the old one, hashing the new one) is handed out to the
+    password lane and the command runs again (web/password_lane.py). A wrong
+    one is refused and changes nothing; a right one changes it once, with
+    one mail."""
+    monkeypatch.setattr(passwords, "VERDICTS", passwords.Verdicts())  # (none checked yet)
+    checks: list[str] = []
+    real_do = passwords.PasswordWork.do
+
+    def counted(work: passwords.PasswordWork) -> None:
+        checks.append("hash" if work.hashing else "check")
+        real_do(work)
+
+    monkeypatch.setattr(passwords.PasswordWork, "do", counted)
+
+    def command(line: str) -> Any:
+        return client.post("/api/command", json={"command": line}, headers=bearer(tokens["carol"]))
+
+    refused(command("change password carol wrong-pw new-pw-1"), 403, "do not match")
+    changed = command("change password carol pw-carol new-pw-1")
+    assert changed.status_code == 200, changed.text
+    assert [m["subject"] for m in changed.json()["messages"]] == ["pbem change password carol"]
+    refused(command("change password carol pw-carol new-pw-2"), 403, "do not match")
+    assert command("change password carol new-pw-1 new-pw-2").status_code == 200
+    # each argon2 work once: a check for each password met for the first time
+    # (the new one's verdict is remembered with its fresh hash), a hash for each change
+    assert checks == ["check", "check", "hash", "check", "hash"]
+    mails = [row.subject for row in outbox(server) if row.subject == "pbem change password carol"]
+    assert len(mails) == 2
 
 
 def test_status_mapping_of_the_kinds_of_refusal() -> None:
