@@ -16,11 +16,11 @@ added in bulk and the pages, moves and tick measured again, beside the small
 figures, the moves and board pages on a second set of boards as fresh as the
 first was (with the mean size of an answer, the same in both when a page's
 length does not depend on the database's size; the bench's players are in
-none of the 100,000, so their pages list the same boards). Requests per second and latencies count
-the 2xx answers; anything else is an error, and the first few are printed. Each
-phase also prints the CPU seconds each kind of process used (web, delivery,
-database, the rest of the server, the bench's clients, anything else on the
-machine: from /proc); the first phase waits until the started server is idle (in
+none of the 100,000, so their pages list the same boards). Requests per
+second and latencies count the 2xx answers; anything else is an error, and
+the first few are printed. Each phase also prints the CPU seconds each kind
+of process used (web, delivery, database, the rest of the server, the
+bench's clients, anything else on the machine: from /proc); the first phase waits until the started server is idle (in
 a fresh checkout the bots compile their search code once). PostgreSQL is a
 throwaway server of the bench's own (Debian's binaries, default settings;
 vacuumed and ANALYZEd after the bulk fill, as autovacuum soon would be).

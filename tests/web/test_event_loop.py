@@ -141,7 +141,7 @@ def test_first_password_checks_leave_the_request_threads_free(
     monkeypatch.setattr(passwords.PasswordWork, "do", slow_do)
     answers: list[int] = []
 
-    def log_in(number: int) -> None:
+    def check_password(number: int) -> None:
         with httpx.Client(base_url=live.url, timeout=60) as client:
             if door == "API command":
                 line = f"change password p{number} pw-p{number} new-pw-p{number}"
@@ -156,15 +156,15 @@ def test_first_password_checks_leave_the_request_threads_free(
 
     with httpx.Client(base_url=live.url, timeout=30) as client:
         assert client.get("/vasco").status_code == 200  # (its first drawing done)
-    logins = [threading.Thread(target=log_in, args=(n,)) for n in range(count)]
-    for thread in logins:
+    checking = [threading.Thread(target=check_password, args=(n,)) for n in range(count)]
+    for thread in checking:
         thread.start()
     time.sleep(0.3)  # the first log-ins are in their argon2 work, the others wait for the lane
     with httpx.Client(base_url=live.url, timeout=30) as client:
         start = time.monotonic()
         assert client.get("/vasco").status_code == 200  # (a page run in a request thread)
         assert time.monotonic() - start < SLOW / 3
-    for thread in logins:
+    for thread in checking:
         thread.join(60)
     assert answers == [200 if door == "API command" else 303] * count
     assert most == PASSWORD_THREADS
