@@ -20,8 +20,9 @@ none of the 100,000, so their pages list the same boards). Requests per
 second and latencies count the 2xx answers; anything else is an error, and
 the first few are printed. Each phase also prints the CPU seconds each kind
 of process used (web, delivery, database, the rest of the server, the
-bench's clients, anything else on the machine: from /proc); the first phase waits until the started server is idle (in
-a fresh checkout the bots compile their search code once). PostgreSQL is a
+bench's clients, anything else on the machine: from /proc); the first
+phase waits until the started server is idle (in a fresh checkout the bots
+compile their search code once). PostgreSQL is a
 throwaway server of the bench's own (Debian's binaries, default settings;
 vacuumed and ANALYZEd after the bulk fill, as autovacuum soon would be).
 Everything started is stopped and every temporary folder removed, also on
