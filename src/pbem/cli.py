@@ -83,12 +83,16 @@ def open_server() -> Iterator[Server]:
 
 
 def settings() -> Settings:
+    """The settings, with argon2's cost set from them for this process."""
+    from .server.passwords import set_cost
     from .settings import SettingsError, load_settings
 
     try:
-        return load_settings()
+        config = load_settings()
     except SettingsError as error:
         raise UsageError(str(error)) from error
+    set_cost(*config.argon2_cost)
+    return config
 
 
 def bots_command(server: Server, config: Settings, out: TextIO) -> int:

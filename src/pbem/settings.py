@@ -40,6 +40,26 @@ class Settings:
     database_url: str = ""  # PBEM_DATABASE_URL; empty: SQLite under var/
     bot_processes: int = 1  # searches the bots run at once; 0: no bots in this `pbem serve`
     bot_seconds: float = 1.0  # how often the bot worker looks for boards waiting for a bot
+    argon2_time_cost: int = 3  # passes argon2 makes over its memory to hash a password
+    argon2_memory_kib: int = 65_536  # the memory (KiB) one password check takes
+    argon2_parallelism: int = 4  # lanes that memory is split in
+
+    def __post_init__(self) -> None:
+        if self.argon2_time_cost < 1 or self.argon2_parallelism < 1:
+            raise SettingsError(
+                "The settings argon2_time_cost and argon2_parallelism must be 1 or more."
+            )
+        if self.argon2_memory_kib < 8 * self.argon2_parallelism:
+            raise SettingsError(
+                f"The setting argon2_memory_kib must be at least 8 per lane "
+                f"({8 * self.argon2_parallelism} for argon2_parallelism = "
+                f"{self.argon2_parallelism}), not {self.argon2_memory_kib}."
+            )
+
+    @property
+    def argon2_cost(self) -> tuple[int, int, int]:
+        """argon2's time cost, memory (KiB) and parallelism, in that order."""
+        return (self.argon2_time_cost, self.argon2_memory_kib, self.argon2_parallelism)
 
     @property
     def public_url(self) -> str:

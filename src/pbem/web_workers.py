@@ -140,11 +140,13 @@ def run_worker(
     the requests in hand first)."""
     from .logs import configure
     from .server import Server
+    from .server.passwords import set_cost
     from .store import make_engine, session_factory
     from .web import create_app
 
     name_this_process("pbem-web")
     configure()
+    set_cost(*settings.argon2_cost)
     engine = make_engine(url)
     server = SharedDoor(
         create_app(Server(session_factory(engine)), settings), listener, loads, index

@@ -20,6 +20,10 @@ A changed password has a new hash, so no verdict about the old one can
 answer for it, in this process or another; `forget` drops them at once.
 A userid that does not exist is checked against a dummy hash, so it costs
 what a real one costs and the answer's timing tells nothing.
+
+argon2's cost is a host's setting (`set_cost`, from the argon2_* settings):
+new hashes are made at the cost set, and a stored hash is checked at the
+cost it was made with.
 """
 
 from __future__ import annotations
@@ -37,10 +41,18 @@ from functools import lru_cache
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-HASHER = PasswordHasher()
+HASHER = PasswordHasher()  # argon2-cffi's defaults: 3 passes over 64 MiB in 4 lanes
 MAX_HASHES = 20_000  # stored hashes with verdicts remembered (least recently used dropped)
 MAX_PER_HASH = 8  # verdicts per stored hash (a guesser cannot grow the memory)
 NO_USER = ""  # where the verdicts for a userid that does not exist are kept
+
+
+def set_cost(time_cost: int, memory_kib: int, parallelism: int) -> None:
+    """Make new hashes (and the dummy one) at this cost from now on, in this
+    process; hashes already stored keep the cost they were made with."""
+    global HASHER
+    HASHER = PasswordHasher(time_cost=time_cost, memory_cost=memory_kib, parallelism=parallelism)
+    dummy_hash.cache_clear()
 
 
 @lru_cache(maxsize=1)
