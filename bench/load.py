@@ -209,45 +209,55 @@ def process_name(stat: str) -> str:
     return stat[stat.index("(") + 1 : stat.rindex(")")]
 
 
-CPU_KINDS = {"pbem-web": "web", "pbem-delivery": "delivery", "postgres": "database"}
+CPU_KINDS = {"pbem-web": "web", "pbem-delivery": "delivery"}  # by the names pbem gives them
+# The sessions of the PostgreSQL servers this bench started (postgres_database):
+# their processes are the "database"; another PostgreSQL on the machine is "other".
+DATABASE_SESSIONS: set[int] = set()
 
 
-def cpu_by_kind(server_session: int | None) -> dict[str, float]:
-    """CPU seconds used so far by each kind of process on this machine, from
-    /proc: the web and delivery processes (by the names pbem gives them),
-    PostgreSQL, the rest of the server under test (its session: for `pbem
-    serve` the SMTP listener, the tick and the bots; the bare FastAPI),
-    this bench (the clients) and everything else (other load on a shared
-    machine, which makes a run's figures suspect). Empty without /proc."""
-    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-    kinds: dict[str, float] = {}
-    me = os.getpid()
+def processes_seen() -> Iterator[tuple[int, int, str, str]]:
+    """Each process on this machine, from /proc: its pid, its session, its
+    name (comm: what pbem sets with prctl) and the rest of its stat line."""
     for path in glob.glob("/proc/[0-9]*/stat"):
         try:
             data = Path(path).read_text()
         except OSError:
             continue  # it exited meanwhile
-        name = process_name(data)
-        fields = data[data.rindex(")") + 2 :].split()
-        pid, session = int(path.split("/")[2]), int(fields[3])
-        used = (int(fields[11]) + int(fields[12])) / tick
-        if name in CPU_KINDS:
-            kind = CPU_KINDS[name]
+        fields = data[data.rindex(")") + 2 :]
+        yield int(path.split("/")[2]), int(fields.split()[3]), process_name(data), fields
+
+
+def cpu_by_kind(server_session: int | None) -> dict[str, float]:
+    """CPU seconds used so far by each kind of process on this machine, from
+    /proc: the server under test (its session: `pbem serve` started in one
+    of its own, or the bare FastAPI) by its web and delivery processes and
+    the rest (the SMTP listener, the tick, the bots), this bench's
+    PostgreSQL, this bench (the clients) and everything else (other load on
+    a shared machine, another pbem's processes among it, which makes a
+    run's figures suspect). Empty without /proc."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    kinds: dict[str, float] = {}
+    me = os.getpid()
+    for pid, session, name, fields in processes_seen():
+        counters = fields.split()
+        used = (int(counters[11]) + int(counters[12])) / tick
+        if server_session is not None and session == server_session:
+            kind = CPU_KINDS.get(name, "server")
+        elif session in DATABASE_SESSIONS:
+            kind = "database"
         elif pid == me:
             kind = "bench"
-        elif server_session is not None and session == server_session:
-            kind = "server"
         else:
             kind = "other"
         kinds[kind] = kinds.get(kind, 0.0) + used
     return kinds
 
 
-def web_connections(port: int) -> list[int]:
-    """How many connections to `port` each pbem web process holds now,
-    busiest first, from /proc (empty without it). The processes take them
-    by load (web_accept.py); if they split unevenly, the busier process
-    answers slower, and a reader of the p99 should know."""
+def web_connections(port: int, server_session: int | None) -> list[int]:
+    """How many connections to `port` each web process of the server under
+    test holds now, busiest first, from /proc (empty without it). The
+    processes take them by load (web_accept.py); if they split unevenly,
+    the busier process answers slower, and a reader of the p99 should know."""
     wanted = f":{port:04X}"
     established: set[str] = set()
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
@@ -257,12 +267,12 @@ def web_connections(port: int) -> list[int]:
                 if fields[1].endswith(wanted) and fields[3] == "01":  # local port; ESTABLISHED
                     established.add(f"socket:[{fields[9]}]")
     counts = []
-    for stat in glob.glob("/proc/[0-9]*/stat"):
+    for pid, session, name, _ in processes_seen():
+        if session != server_session or name != "pbem-web":
+            continue
         try:
-            if process_name(Path(stat).read_text()) != "pbem-web":
-                continue
-            links = [os.readlink(fd) for fd in glob.glob(f"{Path(stat).parent}/fd/*")]
-        except (OSError, ValueError):
+            links = [os.readlink(fd) for fd in glob.glob(f"/proc/{pid}/fd/*")]
+        except OSError:
             continue  # it exited meanwhile
         counts.append(sum(link in established for link in links))
     return sorted(counts, reverse=True)
@@ -426,7 +436,9 @@ def load(
             figures.error("the phase overran its time and was cut short")
 
     start, cpu = time.perf_counter(), cpu_by_kind(server_session)
-    halfway = threading.Timer(seconds / 2, lambda: figures.split.extend(web_connections(port)))
+    halfway = threading.Timer(
+        seconds / 2, lambda: figures.split.extend(web_connections(port, server_session))
+    )
     halfway.start()
     try:
         asyncio.run(everyone())
@@ -904,7 +916,7 @@ def postgres_database() -> Iterator[str]:
     port = free_port()
     run: dict[str, Any] = {"check": True, "capture_output": True, "start_new_session": True}
     pg_ctl = str(bindir / "pg_ctl")
-    started = False
+    started, session = False, 0
     try:
         initdb = [str(bindir / "initdb"), "-D", str(data), "-U", "pbem", "-A", "trust", "-N"]
         subprocess.run(as_postgres(initdb), **run)
@@ -914,6 +926,8 @@ def postgres_database() -> Iterator[str]:
         subprocess.run(
             as_postgres([pg_ctl, "-D", str(data), "-o", options, "-l", log, "-w", "start"]), **run
         )
+        session = os.getsid(int((data / "postmaster.pid").read_text().split()[0]))
+        DATABASE_SESSIONS.add(session)
         server = f"postgresql+psycopg://pbem@127.0.0.1:{port}"
         admin = create_engine(f"{server}/postgres", isolation_level="AUTOCOMMIT")
         with admin.connect() as connection:
@@ -924,6 +938,7 @@ def postgres_database() -> Iterator[str]:
         if started:
             stop_command = as_postgres([pg_ctl, "-D", str(data), "-w", "stop"])
             subprocess.run(stop_command, capture_output=True, start_new_session=True, check=False)
+        DATABASE_SESSIONS.discard(session)
         shutil.rmtree(home, ignore_errors=True)
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from pbem.cli import main
+from tests.processes import Processes
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -194,14 +194,9 @@ def test_usage_without_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "pbem <game> preview new" in out
 
 
-def test_installed_console_script() -> None:
+def test_installed_console_script(processes: Processes) -> None:
     script = Path(sys.executable).with_name("pbem")
-    done = subprocess.run(
-        [str(script), "vasco", "preview", "new", "2", "a0,0", "--json"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = processes.run([script, "vasco", "preview", "new", "2", "a0,0", "--json"], text=True)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["to_move"] == 1
 
@@ -292,11 +287,10 @@ def test_a_whole_game_through_pbem_send(
     assert "board     1" in str(past["body"])
 
 
-def test_offline_commands_do_not_load_the_server() -> None:
+def test_offline_commands_do_not_load_the_server(processes: Processes) -> None:
     """`pbem GAME preview` and `help` stay quick: no database library at start-up."""
-    done = subprocess.run(
+    done = processes.run(
         [sys.executable, "-c", "import sys, pbem.cli; print('sqlalchemy' in sys.modules)"],
-        capture_output=True,
         text=True,
         check=True,
     )

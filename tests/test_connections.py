@@ -20,7 +20,8 @@ from pbem.connections import CappedHttp, OpenConnections
 from pbem.mail.listener import start_listener
 from pbem.server import Server
 from pbem.settings import Settings
-from pbem.store import make_engine, session_factory, upgrade
+from pbem.store import make_engine, session_factory
+from tests.databases import upgraded_sqlite
 from tests.mail.smtp_world import free_port
 
 CAP = 5
@@ -38,8 +39,7 @@ def test_the_smtp_door_turns_a_flood_away_and_keeps_serving(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(connections, "MAIL", OpenConnections(CAP))
-    engine = make_engine(f"sqlite:///{tmp_path / 'pbem.sqlite3'}")
-    upgrade(engine)
+    engine = make_engine(upgraded_sqlite(tmp_path / "pbem.sqlite3"))
     settings = Settings(address="pbem@games.test", smtp_port=free_port())
     listener = start_listener(Server(session_factory(engine)), settings)
     flood = []
@@ -80,8 +80,7 @@ def test_the_smtp_door_looks_up_its_own_name_once_not_per_connection(
         return "mail.games.test"
 
     monkeypatch.setattr(socket, "getfqdn", slow_fqdn)
-    engine = make_engine(f"sqlite:///{tmp_path / 'pbem.sqlite3'}")
-    upgrade(engine)
+    engine = make_engine(upgraded_sqlite(tmp_path / "pbem.sqlite3"))
     settings = Settings(address="pbem@games.test", smtp_port=free_port())
     listener = start_listener(Server(session_factory(engine)), settings)
     try:

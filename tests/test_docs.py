@@ -12,6 +12,7 @@ from pbem.games.base import IllegalMove, MoveSyntaxError
 from pbem.games.trugo.geometry import ARCHES, CORNER_NAMES, WHITE_TIP
 from pbem.games.vasco import reference as ref
 from pbem.games.vasco.geometry import BLUE, LETTERS, RED
+from tests.databases import upgraded_sqlite
 
 ROOT = Path(__file__).resolve().parents[1]
 VASCO_RULES = (ROOT / "docs" / "rules" / "vasco.md").read_text(encoding="utf-8")
@@ -575,12 +576,11 @@ def test_vacu_rules_lines_fit_a_terminal() -> None:
 def test_command_reference_examples_run(tmp_path: Path) -> None:
     """The first example block of docs/commands.md, run through the server."""
     from pbem.server import Server
-    from pbem.store import make_engine, session_factory, upgrade
+    from pbem.store import make_engine, session_factory
 
     text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
     block = code_block_after(text, "prints the mails it produced")
-    engine = make_engine(f"sqlite:///{tmp_path / 'doc.sqlite3'}")
-    upgrade(engine)
+    engine = make_engine(upgraded_sqlite(tmp_path / "doc.sqlite3"))
     server = Server(session_factory(engine))
     for line in block.splitlines():
         match = re.fullmatch(r'\$ pbem send --from (\S+) "([^"]+)"(?: --body "([^"]*)")?', line)

@@ -5,7 +5,6 @@ and answers a first `help` mail into the Maildir it names."""
 from __future__ import annotations
 
 import os
-import signal
 import smtplib
 import subprocess
 import threading
@@ -14,24 +13,27 @@ import urllib.request
 from pathlib import Path
 
 from tests.mail.smtp_world import free_port
+from tests.processes import Processes
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_make_serve_from_a_fresh_clone_answers_a_first_mail(tmp_path: Path) -> None:
+def test_make_serve_from_a_fresh_clone_answers_a_first_mail(
+    processes: Processes, tmp_path: Path
+) -> None:
     clone = tmp_path / "pbem"
-    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+    processes.run(["git", "clone", "-q", ROOT, clone], check=True)
     port, web_port = free_port(), free_port()
+    # a newcomer's environment: none of the tests' settings, no virtualenv
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "VIRTUAL_ENV"))}
     env |= {"PBEM_SMTP_PORT": str(port), "PBEM_WEB_PORT": str(web_port)}
-    process = subprocess.Popen(
+    process = processes.start(
         ["make", "serve"],
         cwd=clone,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        start_new_session=True,
     )
     output: list[str] = []
     started = threading.Event()
@@ -72,6 +74,6 @@ def test_make_serve_from_a_fresh_clone_answers_a_first_mail(tmp_path: Path) -> N
         assert b"Subject: pbem help" in answer and b"To: newcomer@example.org" in answer
         assert (clone / "var" / "pbem.sqlite3").exists()
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
+        processes.signal(process)
         process.wait(60)
         reader.join(5)

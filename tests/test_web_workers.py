@@ -23,11 +23,14 @@ from typing import Any
 import pytest
 
 from pbem.server import Server
-from pbem.store import make_engine, session_factory, upgrade
+from pbem.store import make_engine, session_factory
 from pbem.web_accept import REFRESH
 from pbem.web_workers import run_worker, worker_count
+from tests.databases import upgraded_sqlite
 from tests.mail.smtp_world import free_port
+from tests.processes import Processes
 from tests.server.test_commands import signup
+from tests.server.test_password_cost import cost_of, stored_hash
 
 
 def workers_of(pid: int) -> list[int]:
@@ -50,6 +53,7 @@ def get(url: str) -> tuple[int, bytes]:
 
 
 def start(
+    processes: Processes,
     tmp_path: Path,
     web_port: int,
     workers: int,
@@ -59,20 +63,19 @@ def start(
 ) -> subprocess.Popen[str]:
     """`pbem serve` in `tmp_path` with `workers` web processes (and any
     other `settings`, PBEM_... variables)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
-    env |= {
-        "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/pbem.sqlite3",
-        "PBEM_WEB_PORT": str(web_port),
-        "PBEM_SMTP_PORT": str(free_port()),
-        "PBEM_WEB_WORKERS": str(workers),
-    }
+    env = processes.env(
+        database_url=f"sqlite:///{tmp_path}/pbem.sqlite3",
+        web_port=str(web_port),
+        smtp_port=str(free_port()),
+        web_workers=str(workers),
+    )
     if key:
         env["PBEM_SECRET_KEY"] = "w" * 40
         env["PBEM_MAILDIR"] = str(tmp_path / "mail")
     env |= settings or {}
     # else the key and the Maildir go to var/, which nothing made beforehand
     # (the database is outside it, as a PostgreSQL one would be)
-    return subprocess.Popen(
+    return processes.start(
         [sys.executable, "-m", "pbem.cli", "serve"],
         env=env,
         cwd=tmp_path,
@@ -101,17 +104,17 @@ def test_worker_count_reads_the_setting() -> None:
 
 
 def test_two_web_processes_serve_one_database_and_a_dead_one_is_replaced(
-    tmp_path: Path,
+    processes: Processes, tmp_path: Path
 ) -> None:
     web_port = free_port()
-    server = start(tmp_path, web_port, 2)
+    server = start(processes, tmp_path, web_port, 2)
     base = f"http://127.0.0.1:{web_port}"
     try:
         wait_for(lambda: get(f"{base}/")[0] == 200)
         wait_for(lambda: len(workers_of(server.pid)) == 2)
         first = workers_of(server.pid)
         # a signup through the web lands in the one database every worker reads
-        subprocess.run(
+        processes.run(
             [
                 sys.executable,
                 "-m",
@@ -121,13 +124,9 @@ def test_two_web_processes_serve_one_database_and_a_dead_one_is_replaced(
                 "ann@example.org",
                 "signup ann annpass",
             ],
-            env={
-                **os.environ,
-                "PBEM_DATABASE_URL": f"sqlite:///{tmp_path}/pbem.sqlite3",
-            },
+            env=processes.env(database_url=f"sqlite:///{tmp_path}/pbem.sqlite3"),
             cwd=tmp_path,
             check=True,
-            capture_output=True,
         )
         pages = [get(f"{base}/players/ann") for _ in range(20)]
         assert all(status == 200 and b"ann" in body for status, body in pages)
@@ -151,19 +150,21 @@ def test_two_web_processes_serve_one_database_and_a_dead_one_is_replaced(
         )
 
 
-def test_a_taken_web_port_is_a_clear_error(tmp_path: Path) -> None:
+def test_a_taken_web_port_is_a_clear_error(processes: Processes, tmp_path: Path) -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
-        server = start(tmp_path, port, 2)
+        server = start(processes, tmp_path, port, 2)
         output, _ = server.communicate(timeout=120)
     assert server.returncode != 0
     assert f"could not listen on 127.0.0.1:{port}" in output and "PBEM_WEB_PORT" in output
 
 
 @pytest.mark.parametrize("workers", [1])
-def test_one_worker_serves_from_a_thread(tmp_path: Path, workers: int) -> None:
+def test_one_worker_serves_from_a_thread(
+    processes: Processes, tmp_path: Path, workers: int
+) -> None:
     web_port = free_port()
-    server = start(tmp_path, web_port, workers)
+    server = start(processes, tmp_path, web_port, workers)
     try:
         wait_for(lambda: get(f"http://127.0.0.1:{web_port}/")[0] == 200)
         assert workers_of(server.pid) == []
@@ -173,16 +174,20 @@ def test_one_worker_serves_from_a_thread(tmp_path: Path, workers: int) -> None:
     assert server.returncode == 0, output
 
 
-def test_every_worker_reads_the_sessions_of_the_others(tmp_path: Path) -> None:
+def test_every_worker_reads_the_sessions_of_the_others(
+    processes: Processes, tmp_path: Path
+) -> None:
     """With no key set, one is made once for all workers: a form from one
-    worker's page is accepted by whichever worker takes the post."""
+    worker's page is accepted by whichever worker takes the post. A web
+    process hashes a new password at the host's argon2 cost."""
     import http.cookiejar
     import re
     import urllib.error
     import urllib.parse
 
     web_port = free_port()
-    server = start(tmp_path, web_port, 2, key=False)
+    cost = {"PBEM_ARGON2_TIME_COST": "2", "PBEM_ARGON2_MEMORY_KIB": "1024"}
+    server = start(processes, tmp_path, web_port, 2, key=False, settings=cost)
     base = f"http://127.0.0.1:{web_port}"
     try:
         wait_for(lambda: get(f"{base}/")[0] == 200)
@@ -203,49 +208,54 @@ def test_every_worker_reads_the_sessions_of_the_others(tmp_path: Path) -> None:
                 answers.append(error.read())
         assert all(b"has expired" not in answer for answer in answers)
         assert all(b"nobody" in answer or b"password" in answer for answer in answers)
+        page = browser.open(f"{base}/signup", timeout=30).read().decode()
+        [token] = re.findall(r'name="csrf" value="([^"]+)"', page)
+        fields = {"csrf": token, "userid": "cat", "password": "catpass1"}
+        form = urllib.parse.urlencode(fields | {"address": "cat@example.org"}).encode()
+        browser.open(f"{base}/signup", form, timeout=30).read()
     finally:
         server.send_signal(signal.SIGTERM)
         output, _ = server.communicate(timeout=60)
     assert server.returncode == 0, output
     assert (tmp_path / "var" / "secret_key").exists()
     assert (tmp_path / "var" / "mail" / "new").is_dir()
+    stored = stored_hash(f"sqlite:///{tmp_path}/pbem.sqlite3", "cat")
+    assert cost_of(stored) == (2, 1024, 1)  # (the parallelism: the tests' own)
 
 
-def collector_after(probe: str) -> tuple[int, int]:
+def collector_after(processes: Processes, probe: str) -> tuple[int, int]:
     """The collector's youngest threshold and frozen count after `probe`
     runs in a fresh interpreter (the setting is the whole process's)."""
     probe += "; import gc; print(gc.get_threshold()[0], gc.get_freeze_count())"
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout.split()
+    out = processes.run([sys.executable, "-c", probe], text=True, check=True).stdout.split()
     return int(out[-2]), int(out[-1])
 
 
-def test_a_web_process_sets_its_start_up_aside_from_the_collector() -> None:
+def test_a_web_process_sets_its_start_up_aside_from_the_collector(processes: Processes) -> None:
     threshold, frozen = collector_after(
-        "from pbem.processes import quieter_collector; quieter_collector()"
+        processes, "from pbem.processes import quieter_collector; quieter_collector()"
     )
     assert threshold == 20_000 and frozen > 10_000  # start-up's objects, set aside
     assert "quieter_collector()" in inspect.getsource(run_worker)
 
 
-def test_pbem_serve_quiets_the_collector_of_its_main_process() -> None:
+def test_pbem_serve_quiets_the_collector_of_its_main_process(processes: Processes) -> None:
     """The main process (the SMTP listener, the tick) collects as the web
     processes do; the command sets it, not serve(), so a test that runs
     serve() in its own interpreter keeps Python's defaults."""
     default = gc.get_threshold()[0]
     threshold, frozen = collector_after(
+        processes,
         "import pbem.serve; pbem.serve.serve = lambda *args, **kwargs: None; "
-        "from pbem.cli import main; main(['serve'])"
+        "from pbem.cli import main; main(['serve'])",
     )
     assert threshold == 20_000 and frozen > 10_000
     assert default != 20_000  # (what the tests' own interpreter keeps)
 
 
 def a_board(tmp_path: Path) -> None:
-    """The database of `start(tmp_path, ...)`, with vasco board 1 of ann and bob."""
-    engine = make_engine(f"sqlite:///{tmp_path}/pbem.sqlite3")
-    upgrade(engine)
+    """The database of `start(processes, tmp_path, ...)`, with vasco board 1 of ann and bob."""
+    engine = make_engine(upgraded_sqlite(tmp_path / "pbem.sqlite3"))
     setup = Server(session_factory(engine))
     signup(setup, "ann", "bob")
     setup.handle("ann@example.org", "vasco challenge ann bob")
@@ -265,7 +275,9 @@ def open_stream(web_port: int) -> tuple[socket.socket, bytes]:
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_a_stop_does_not_wait_for_an_open_board_pages_stream(tmp_path: Path, workers: int) -> None:
+def test_a_stop_does_not_wait_for_an_open_board_pages_stream(
+    processes: Processes, tmp_path: Path, workers: int
+) -> None:
     """A board page holds a live stream (web/live.py) for 25 s at a time;
     stopping the server ends it at once, so the stop takes seconds, not the
     stream's lifetime, and the page's connection is closed, not cut."""
@@ -273,7 +285,7 @@ def test_a_stop_does_not_wait_for_an_open_board_pages_stream(tmp_path: Path, wor
     web_port = free_port()
     # (no bots: a fresh checkout's first bot search process compiles its
     # code for seconds, and a stop waits for it; that is not this test's)
-    server = start(tmp_path, web_port, workers, settings={"PBEM_BOT_PROCESSES": "0"})
+    server = start(processes, tmp_path, web_port, workers, settings={"PBEM_BOT_PROCESSES": "0"})
     try:
         wait_for(lambda: get(f"http://127.0.0.1:{web_port}/vasco/1")[0] == 200)
         page, head = open_stream(web_port)
@@ -343,10 +355,10 @@ def taking_workers(server: subprocess.Popen[str], web_port: int) -> list[int]:
 
 @contextlib.contextmanager
 def serving(
-    tmp_path: Path, web_port: int, workers: int, **options: Any
+    processes: Processes, tmp_path: Path, web_port: int, workers: int, **options: Any
 ) -> Iterator[subprocess.Popen[str]]:
     """`start(...)`, stopped by SIGTERM at the end, which it must end cleanly."""
-    server = start(tmp_path, web_port, workers, **options)
+    server = start(processes, tmp_path, web_port, workers, **options)
     try:
         yield server
     finally:
@@ -365,12 +377,14 @@ def not_taking(pid: int) -> Iterator[None]:
         os.kill(pid, signal.SIGCONT)
 
 
-def test_connections_arriving_together_are_spread_over_the_workers(tmp_path: Path) -> None:
+def test_connections_arriving_together_are_spread_over_the_workers(
+    processes: Processes, tmp_path: Path
+) -> None:
     """The workers take the shared socket's connections by load: a burst of
     32 splits evenly (the kernel's hash, a socket per worker, split them
     21 to 11 at times; asyncio's own accepting gave all 32 to one)."""
     web_port = free_port()
-    with serving(tmp_path, web_port, 2) as server:
+    with serving(processes, tmp_path, web_port, 2) as server:
         workers = taking_workers(server, web_port)
         clients = [socket.socket() for _ in range(32)]
         for client in clients:
@@ -385,7 +399,9 @@ def test_connections_arriving_together_are_spread_over_the_workers(tmp_path: Pat
     assert max(held.values()) - min(held.values()) <= 4, held  # (16 to 16 on a quiet machine)
 
 
-def test_a_pool_kept_alive_on_one_worker_spreads_over_both(tmp_path: Path) -> None:
+def test_a_pool_kept_alive_on_one_worker_spreads_over_both(
+    processes: Processes, tmp_path: Path
+) -> None:
     """Clients that connected while one worker took nothing (stuck, or
     restarting after a crash) move over once it takes again: the worker
     holding more answers one request with Connection: close now and then,
@@ -403,7 +419,7 @@ def test_a_pool_kept_alive_on_one_worker_spreads_over_both(tmp_path: Path) -> No
             assert answer.status == 200
             closes += answer.getheader("connection") == "close"
 
-    with serving(tmp_path, web_port, 2) as server:
+    with serving(processes, tmp_path, web_port, 2) as server:
         first, second = workers = taking_workers(server, web_port)
         with not_taking(second):
             each_asks()
@@ -422,13 +438,13 @@ def test_a_pool_kept_alive_on_one_worker_spreads_over_both(tmp_path: Path) -> No
     assert closes >= 7, (closes, rounds)  # (from 16 to 0, 9 to 7 is 7 moves, one at a time)
 
 
-def test_live_streams_do_not_count_as_load(tmp_path: Path) -> None:
+def test_live_streams_do_not_count_as_load(processes: Processes, tmp_path: Path) -> None:
     """A board page's live stream is held for long but idle: new connections
     split evenly between a worker holding 8 streams and one holding none
     (counting them, the worker without streams took all 8)."""
     a_board(tmp_path)
     web_port = free_port()
-    with serving(tmp_path, web_port, 2, settings={"PBEM_BOT_PROCESSES": "0"}) as server:
+    with serving(processes, tmp_path, web_port, 2, settings={"PBEM_BOT_PROCESSES": "0"}) as server:
         first, second = workers = taking_workers(server, web_port)
         with not_taking(second):
             streams = [open_stream(web_port)[0] for _ in range(8)]
@@ -443,16 +459,18 @@ def test_live_streams_do_not_count_as_load(tmp_path: Path) -> None:
     assert abs((held[first] - 8) - held[second]) <= 4, held  # (4 and 4 on a quiet machine)
 
 
-def test_a_second_server_on_the_same_port_is_a_clear_error(tmp_path: Path) -> None:
+def test_a_second_server_on_the_same_port_is_a_clear_error(
+    processes: Processes, tmp_path: Path
+) -> None:
     """Another `pbem serve` started by mistake on the port stops with a clear
     error, and the first goes on serving."""
     web_port = free_port()
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    first = start(tmp_path / "a", web_port, 2)
+    first = start(processes, tmp_path / "a", web_port, 2)
     try:
         wait_for(lambda: get(f"http://127.0.0.1:{web_port}/")[0] == 200)
-        second = start(tmp_path / "b", web_port, 2)
+        second = start(processes, tmp_path / "b", web_port, 2)
         output, _ = second.communicate(timeout=120)
         assert second.returncode != 0
         assert f"could not listen on 127.0.0.1:{web_port} (in use)" in output, output

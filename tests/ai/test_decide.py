@@ -4,7 +4,6 @@ budget; resigning a game proven lost; and an answer to a draw offer."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import time
 
@@ -13,6 +12,7 @@ import pytest
 from pbem.ai.decide import choose_move, state_of, takes_draw
 from pbem.ai.levels import LEVELS, level_named
 from pbem.games import GAMES
+from tests.processes import Processes
 
 SMALL = {
     "vasco": {"size": 20},
@@ -71,7 +71,9 @@ def test_an_unknown_level_says_which_there_are() -> None:
         level_named("grandmaster")
 
 
-def test_a_search_process_freezes_what_it_loaded_before_its_first_search() -> None:
+def test_a_search_process_freezes_what_it_loaded_before_its_first_search(
+    processes: Processes,
+) -> None:
     """`prepare_process` (each bot search process's start) leaves the
     modules and compiled loops out of the cyclic collector's full passes,
     which otherwise paused a Vacu search for about 60 ms each; in a process
@@ -80,8 +82,6 @@ def test_a_search_process_freezes_what_it_loaded_before_its_first_search() -> No
         "import gc; from pbem.ai.decide import prepare_process; "
         "before = gc.get_freeze_count(); prepare_process(); print(before, gc.get_freeze_count())"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", script], check=True, timeout=300, capture_output=True, text=True
-    )
+    out = processes.run([sys.executable, "-c", script], check=True, text=True)
     before, after = map(int, out.stdout.split())
     assert before == 0 and after > 10_000

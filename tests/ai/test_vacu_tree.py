@@ -8,12 +8,9 @@ fits."""
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +23,7 @@ from pbem.ai.mcts import Analysis, Budget, Settings
 from pbem.games.vacu import VacuState
 from pbem.games.vacu.search import VacuSearchPosition
 from tests.games.test_vacu_compiled import position_after as after
+from tests.processes import Processes
 
 RAVE = knowledge("vacu")
 HOWS = [
@@ -182,15 +180,15 @@ def test_fits_only_compiled_positions_in_play_searched_with_rave() -> None:
     assert not vacu_tree.fits(after("vacu", 7, None, 1, 1).search_position(), RAVE)
 
 
-def test_loads_from_numba_s_cache_in_under_two_seconds(tmp_path: Path) -> None:
-    """The first process compiles the search and writes numba's cache; a
+def test_loads_from_numba_s_cache_in_under_two_seconds(
+    processes: Processes, numba_cache: dict[str, str]
+) -> None:
+    """After a first process compiled the search and wrote numba's cache, a
     later one (a bot's search process starting) loads it in well under the
     time of one move."""
-    script = "from pbem.ai import vacu_tree; vacu_tree.warm_up()"
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    subprocess.run([sys.executable, "-c", script], check=True, env=env, timeout=300)
-    timed = f"import time; t = time.perf_counter(); {script}; print(time.perf_counter() - t)"
-    out = subprocess.run(
-        [sys.executable, "-c", timed], check=True, env=env, timeout=300, capture_output=True
+    timed = (
+        "import time; t = time.perf_counter(); "
+        "from pbem.ai import vacu_tree; vacu_tree.warm_up(); print(time.perf_counter() - t)"
     )
+    out = processes.run([sys.executable, "-c", timed], env=numba_cache, check=True, timeout=60)
     assert float(out.stdout) < 2.0, f"warm-up took {out.stdout!r}"

@@ -11,6 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import ENGINES
+from tests.databases import upgraded_sqlite
+from tests.processes import Processes
+
 ROOT = Path(__file__).resolve().parents[2]
 PHASES = [
     "bare FastAPI GET /",
@@ -25,10 +29,10 @@ PHASES = [
 ]
 
 
-@pytest.mark.parametrize("db", ["sqlite", "postgresql"])
-def test_the_load_benchmark_prints_a_row_for_every_phase(db: str) -> None:
+@pytest.mark.parametrize("db", ENGINES)
+def test_the_load_benchmark_prints_a_row_for_every_phase(processes: Processes, db: str) -> None:
     command = [sys.executable, "-m", "bench.load", "--db", db, "--clients", "2", "--seconds", "1"]
-    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240)
+    run = processes.run(command, cwd=ROOT, text=True, timeout=240)
     output = run.stdout + run.stderr
     assert run.returncode == 0, output
     assert "Traceback" not in output, output
@@ -59,10 +63,9 @@ def test_a_large_run_moves_and_shows_fresh_boards_of_its_own(tmp_path: Path) -> 
     import random
 
     from bench.load import BOARDS_PER_CLIENT, fill
-    from pbem.store import make_engine, upgrade
+    from pbem.store import make_engine
 
-    engine = make_engine(f"sqlite:///{tmp_path / 'bench.sqlite3'}")
-    upgrade(engine)
+    engine = make_engine(upgraded_sqlite(tmp_path / "bench.sqlite3"))
     plan = fill(engine, "vasco", 2, 0, random.Random(1), sets=2)
     engine.dispose()
     first = [board.id for group in plan.api_boards for board in group]
@@ -72,3 +75,35 @@ def test_a_large_run_moves_and_shows_fresh_boards_of_its_own(tmp_path: Path) -> 
     second = [board.id for group in plan.api_boards for board in group]
     assert len(second) == len(first) and not set(first) & set(second)
     assert not plan.fresh and all(board.played == 0 for board in plan.boards_with_moves())
+
+
+DECOY = """
+import socket, sys, time
+from pbem.processes import name_this_process
+name_this_process("pbem-web")
+listener = socket.create_server(("127.0.0.1", 0))
+client = socket.create_connection(listener.getsockname())
+held, _ = listener.accept()
+end = time.process_time() + 0.3
+while time.process_time() < end:
+    pass
+print(listener.getsockname()[1], flush=True)
+time.sleep(120)
+"""
+
+
+def test_the_bench_counts_only_the_processes_of_its_own_server(processes: Processes) -> None:
+    """Another pbem on the machine (here a decoy named as pbem's web
+    processes are, in a session of its own, holding a connection) is
+    neither one of the server's web processes nor its CPU: it is "other"."""
+    from bench.load import cpu_by_kind, web_connections
+
+    decoy = processes.start([sys.executable, "-c", DECOY], stdout=subprocess.PIPE, text=True)
+    assert decoy.stdout is not None
+    port = int(decoy.stdout.readline())
+    assert web_connections(port, decoy.pid) == [1]  # (the decoy's session is its pid)
+    assert web_connections(port, os.getsid(0)) == []
+    assert web_connections(port, None) == []
+    mine = cpu_by_kind(os.getsid(0))
+    theirs = cpu_by_kind(decoy.pid)
+    assert theirs["web"] >= 0.2 and "web" not in mine

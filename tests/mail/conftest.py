@@ -19,7 +19,8 @@ from pbem.mail.delivery import SmtpTransport, deliver_due
 from pbem.mail.listener import start_listener
 from pbem.server import Server
 from pbem.settings import Settings
-from pbem.store import OutboxMessage, make_engine, session_factory, upgrade
+from pbem.store import OutboxMessage, make_engine, session_factory
+from tests.databases import upgraded_sqlite
 from tests.mail.smtp_world import World, free_port, start_world
 from tests.server.test_commands import Clock
 
@@ -63,8 +64,7 @@ class Door:
 
 @pytest.fixture
 def door(tmp_path: Path) -> Iterator[Door]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'pbem.sqlite3'}")
-    upgrade(engine)
+    engine = make_engine(upgraded_sqlite(tmp_path / "pbem.sqlite3"))
     clock = Clock()
     server = Server(session_factory(engine), clock)
     world, relay = start_world()

@@ -19,6 +19,8 @@ from urllib.parse import quote
 import pytest
 from imap_tools import BaseMailBox, MailBoxUnencrypted
 
+from tests.processes import Processes
+
 DOVECOT = "/usr/sbin/dovecot"
 DOVECOT_HINT = (
     f"the IMAP poller's tests need Dovecot ({DOVECOT}; Debian: apt-get install "
@@ -34,11 +36,11 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def dovecot_version() -> tuple[int, int]:
+def dovecot_version(processes: Processes) -> tuple[int, int]:
     """Dovecot's (major, minor) version; fails the test when it is missing."""
     if not Path(DOVECOT).exists():
         pytest.fail(DOVECOT_HINT)
-    text = subprocess.run([DOVECOT, "--version"], check=True, capture_output=True, text=True).stdout
+    text = processes.run([DOVECOT, "--version"], check=True, text=True).stdout
     found = re.match(r"(\d+)\.(\d+)", text)
     if not found:
         pytest.fail(f"cannot read Dovecot's version from {text!r}")
@@ -46,11 +48,13 @@ def dovecot_version() -> tuple[int, int]:
 
 
 class Dovecot:
-    """One Dovecot, started and stopped by the test; `stop` then `start`
-    again restarts it on the same port with the same mailbox."""
+    """One Dovecot, started and stopped by the test (among its `processes`);
+    `stop` then `start` again restarts it on the same port with the same
+    mailbox."""
 
-    def __init__(self) -> None:
-        version = dovecot_version()
+    def __init__(self, processes: Processes) -> None:
+        self.processes = processes
+        version = dovecot_version(processes)
         self.port = free_port()
         # Short, world-traversable paths: unix sockets live under base_dir,
         # and when root, the mail is written by the unprivileged dovecot user.
@@ -88,7 +92,7 @@ class Dovecot:
     def start(self) -> None:
         """Start Dovecot in the foreground and wait until it takes connections."""
         with open(self.home / "stderr.log", "ab") as stderr:
-            self.process = subprocess.Popen(
+            self.process = self.processes.start(
                 [DOVECOT, "-F", "-c", str(self.config)],
                 stdin=subprocess.DEVNULL,
                 stdout=stderr,
@@ -111,12 +115,11 @@ class Dovecot:
         """Stop Dovecot (SIGTERM, then SIGKILL) and wait until it is gone."""
         if self.process is None:
             return
-        self.process.terminate()
+        self.processes.signal(self.process)
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+            self.processes.kill(self.process)
         self.process = None
 
     def close(self) -> None:

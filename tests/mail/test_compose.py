@@ -29,7 +29,8 @@ from pbem.mail.compose import BOARD_WIDTH, board_picture, board_png, compose, re
 from pbem.server import Server
 from pbem.server.footers import stop_token
 from pbem.settings import Settings
-from pbem.store import Board, MoveRow, OutboxMessage, User, make_engine, session_factory, upgrade
+from pbem.store import Board, MoveRow, OutboxMessage, User, make_engine, session_factory
+from tests.databases import upgraded_sqlite
 
 SETTINGS = Settings(address="pbem@example.net", web_url="https://pbem.example.net/")
 COMMENT = "Schön gespielt — 日本"
@@ -50,8 +51,7 @@ def fresh_png_cache() -> Iterator[None]:
 def server(tmp_path: Path) -> Iterator[Server]:
     """alice and bob on a Vasco board: the challenge, then alice's first
     move with a comment, sent by mail (so its replies answer a Message-ID)."""
-    engine = make_engine(f"sqlite:///{tmp_path / 'pbem.sqlite3'}")
-    upgrade(engine)
+    engine = make_engine(upgraded_sqlite(tmp_path / "pbem.sqlite3"))
     server = Server(session_factory(engine))
     server.handle("alice@example.org", "signup alice secret1")
     server.handle("bob@example.org", "signup bob secret2")

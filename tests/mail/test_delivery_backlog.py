@@ -9,7 +9,6 @@ and `pbem deliver` from cron sent 100 mails a run, however many waited."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import threading
 import time
@@ -25,8 +24,10 @@ from pbem.mail.delivery import deliver_backlog, deliver_due, delivery_loop
 from pbem.server import Server
 from pbem.server.service import utc_now
 from pbem.settings import Settings
-from pbem.store import OutboxMessage, make_engine, upgrade
+from pbem.store import OutboxMessage, make_engine
+from tests.databases import upgraded_sqlite
 from tests.mail.test_delivery_race import with_mails
+from tests.processes import Processes
 
 SETTINGS = Settings(address="pbem@example.org")
 
@@ -113,22 +114,15 @@ def test_the_loop_drains_a_backlog_without_waiting_between_passes(
     assert len(relay.got) == 11
 
 
-def test_pbem_deliver_sends_more_than_one_batch(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'pbem.sqlite3'}"
+def test_pbem_deliver_sends_more_than_one_batch(processes: Processes, tmp_path: Path) -> None:
+    url = upgraded_sqlite(tmp_path / "pbem.sqlite3")
     engine = make_engine(url)
-    upgrade(engine)
     server = with_mails(engine, delivery.BATCH + 30)
-    env = {
-        **os.environ,
-        "PBEM_DATABASE_URL": url,
-        "PBEM_MAILDIR": str(tmp_path / "mail"),
-        "PBEM_ADDRESS": "pbem@games.test",
-    }
-    done = subprocess.run(
+    env = processes.env(database_url=url, maildir=str(tmp_path / "mail"), address="pbem@games.test")
+    done = processes.run(
         [sys.executable, "-m", "pbem.cli", "deliver"],
         env=env,
         cwd=tmp_path,
-        capture_output=True,
         text=True,
         timeout=120,
         check=True,

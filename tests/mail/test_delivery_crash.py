@@ -5,8 +5,6 @@ itself allows: the relay took it, but the 250 never came back)."""
 from __future__ import annotations
 
 import collections
-import os
-import signal
 import subprocess
 import sys
 import threading
@@ -20,16 +18,17 @@ from pbem.mail.delivery import SmtpTransport, deliver_due
 from pbem.server import Server
 from pbem.server.service import utc_now
 from pbem.settings import Settings
-from pbem.store import OutboxMessage, make_engine, session_factory, upgrade
+from pbem.store import OutboxMessage, make_engine, session_factory
+from tests.databases import upgraded_sqlite
 from tests.mail.smtp_world import start_world
+from tests.processes import Processes
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_a_killed_delivery_loses_nothing(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'pbem.sqlite3'}"
+def test_a_killed_delivery_loses_nothing(processes: Processes, tmp_path: Path) -> None:
+    url = upgraded_sqlite(tmp_path / "pbem.sqlite3")
     engine = make_engine(url)
-    upgrade(engine)
     server = Server(session_factory(engine))
     for name in ("ann", "ben", "cat", "dan", "eve"):
         server.handle(f"{name}@example.org", f"signup {name} secret-{name}")
@@ -42,19 +41,15 @@ def test_a_killed_delivery_loses_nothing(tmp_path: Path) -> None:
             release.wait(30)
 
     world.before_data = hold_the_third
-    env = {
-        **os.environ,
-        "PBEM_DATABASE_URL": url,
-        "PBEM_SMTP_URL": f"smtp://127.0.0.1:{relay.port}",
-        "PBEM_ADDRESS": "pbem@games.test",
-    }
-    process = subprocess.Popen(
+    env = processes.env(
+        database_url=url, smtp_url=f"smtp://127.0.0.1:{relay.port}", address="pbem@games.test"
+    )
+    process = processes.start(
         [sys.executable, "-m", "pbem.cli", "deliver"], env=env, cwd=tmp_path, stderr=subprocess.PIPE
     )
     try:
         assert entered.wait(60), process.stderr.read() if process.stderr else ""
-        process.send_signal(signal.SIGKILL)
-        process.wait(10)
+        processes.kill(process)
     finally:
         release.set()
     time.sleep(0.2)  # the relay finishes taking the third mail

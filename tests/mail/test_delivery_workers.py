@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pbem.mail.delivery_workers import DELIVERY_NICENESS, process_count
 from tests.mail.smtp_world import free_port
+from tests.processes import Processes
 from tests.test_web_workers import name_of, start, wait_for
 
 
@@ -39,7 +40,9 @@ def test_process_count_reads_the_setting() -> None:
     assert process_count(0) == max(1, min(4, len(os.sched_getaffinity(0))))
 
 
-def test_serve_delivers_from_niced_processes_and_replaces_a_dead_one(tmp_path: Path) -> None:
+def test_serve_delivers_from_niced_processes_and_replaces_a_dead_one(
+    processes: Processes, tmp_path: Path
+) -> None:
     smtp_port = free_port()
     maildir = tmp_path / "mail"
     settings = {
@@ -48,7 +51,7 @@ def test_serve_delivers_from_niced_processes_and_replaces_a_dead_one(tmp_path: P
         "PBEM_DELIVERY_SECONDS": "60",  # so only a wake-up delivers in time
         "PBEM_BOT_PROCESSES": "0",
     }
-    server = start(tmp_path, free_port(), 1, settings=settings)
+    server = start(processes, tmp_path, free_port(), 1, settings=settings)
     try:
         wait_for(lambda: len(delivery_processes(server.pid)) == 2)
         first = delivery_processes(server.pid)

@@ -7,9 +7,7 @@ goes on answering an ordinary mail at once."""
 
 from __future__ import annotations
 
-import os
 import smtplib
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -24,6 +22,7 @@ from pbem.server import Server
 from pbem.settings import Settings
 from pbem.store import OutboxMessage, make_engine, session_factory
 from tests.mail.smtp_world import free_port
+from tests.processes import Processes
 
 ADDRESS = "pbem@games.test"
 SENDER = "mallory@example.org"
@@ -119,17 +118,17 @@ def test_the_listener_takes_every_hostile_mail_and_keeps_serving(server: Server)
         listener.stop()
 
 
-def test_pbem_receive_takes_every_hostile_mail(server: Server, tmp_path: Path) -> None:
+def test_pbem_receive_takes_every_hostile_mail(
+    server: Server, processes: Processes, tmp_path: Path
+) -> None:
     url = server.sessions.kw["bind"].url.render_as_string(hide_password=False)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
-    env |= {"PBEM_DATABASE_URL": url, "PBEM_ADDRESS": ADDRESS}
+    env = processes.env(database_url=url, address=ADDRESS)
     for n, (name, raw) in enumerate(corpus().items()):
-        done = subprocess.run(
+        done = processes.run(
             [sys.executable, "-m", "pbem.cli", "receive"],
             input=with_id(n, raw),
             env=env,
             cwd=tmp_path,
-            capture_output=True,
             timeout=60,
         )
         assert done.returncode == 0, (name, done.stderr.decode()[-2000:])

@@ -21,7 +21,9 @@ from pbem.mail.imap_poll import DONE, FAILED, parse_imap_url, poll_forever, poll
 from pbem.mail.receive import receive
 from pbem.server import Server
 from pbem.settings import Settings
-from pbem.store import OutboxMessage, User, make_engine, session_factory, upgrade
+from pbem.store import OutboxMessage, User, make_engine, session_factory
+from tests.databases import upgraded_sqlite
+from tests.processes import Processes
 
 from .dovecot import Dovecot
 
@@ -31,8 +33,8 @@ ADDRESS = "pbem@example.net"
 
 
 @pytest.fixture
-def dovecot() -> Iterator[Dovecot]:
-    server = Dovecot()
+def dovecot(processes: Processes) -> Iterator[Dovecot]:
+    server = Dovecot(processes)
     try:
         server.start()
         yield server
@@ -42,8 +44,7 @@ def dovecot() -> Iterator[Dovecot]:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    upgrade(engine)
+    engine = make_engine(upgraded_sqlite(tmp_path / "db.sqlite3"))
     yield Server(session_factory(engine))
     engine.dispose()
 

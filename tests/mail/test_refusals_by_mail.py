@@ -9,9 +9,7 @@ multipart mail, the way mail programs send them."""
 
 from __future__ import annotations
 
-import os
 import smtplib
-import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -26,7 +24,9 @@ from pbem.mail.listener import start_listener
 from pbem.server import Server
 from pbem.settings import Settings
 from pbem.store import Board, OpenChallenge, OutboxMessage, make_engine, session_factory
+from tests.conftest import SUBPROCESS
 from tests.mail.smtp_world import free_port
+from tests.processes import Processes
 
 ADDRESS = "pbem@games.test"
 ANN, BOB = "ann@example.org", "bob@example.org"
@@ -226,23 +226,22 @@ class PipeDoor:
     def __init__(self, server: Server, tmp_path: Path) -> None:
         self.url = str(server.sessions.kw["bind"].url.render_as_string(hide_password=False))
         self.folder = tmp_path
+        self.processes = Processes()
 
     def send_all(self, mails: list[tuple[str, bytes]]) -> None:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
-        env |= {"PBEM_DATABASE_URL": self.url, "PBEM_ADDRESS": ADDRESS}
+        env = self.processes.env(database_url=self.url, address=ADDRESS)
         for _, raw in mails:
-            done = subprocess.run(
+            done = self.processes.run(
                 [sys.executable, "-m", "pbem.cli", "receive"],
                 input=raw,
                 env=env,
                 cwd=self.folder,
-                capture_output=True,
                 timeout=60,
             )
             assert done.returncode == 0, done.stderr.decode()[-2000:]
 
     def close(self) -> None:
-        pass
+        self.processes.close()
 
 
 class ImapDoor:
@@ -252,7 +251,8 @@ class ImapDoor:
         from tests.mail.dovecot import Dovecot
 
         self.server = server
-        self.dovecot = Dovecot()
+        self.processes = Processes()
+        self.dovecot = Dovecot(self.processes)
         self.dovecot.start()
         self.settings = Settings(address=ADDRESS, imap_url=self.dovecot.url, imap_seconds=0.2)
 
@@ -269,6 +269,7 @@ class ImapDoor:
 
     def close(self) -> None:
         self.dovecot.close()
+        self.processes.close()
 
 
 DOORS: dict[str, Callable[[Server, Path], SmtpDoor | PipeDoor | ImapDoor]] = {
@@ -276,6 +277,15 @@ DOORS: dict[str, Callable[[Server, Path], SmtpDoor | PipeDoor | ImapDoor]] = {
     "receive": PipeDoor,
     "imap": ImapDoor,
 }
+
+
+@pytest.fixture(
+    params=["smtp", *(pytest.param(name, marks=SUBPROCESS) for name in ("receive", "imap"))]
+)
+def door_name(request: pytest.FixtureRequest) -> str:
+    """Each door by name: `pbem receive` and the IMAP poller's Dovecot start
+    programs of their own (the subprocess tier)."""
+    return str(request.param)
 
 
 @pytest.fixture
@@ -315,7 +325,6 @@ def board_version(server: Server) -> int:
         return session.get_one(Board, 1).version
 
 
-@pytest.mark.parametrize("door_name", list(DOORS))
 def test_every_refusal_is_answered_once_through_the_door(
     server: Server, door_name: str, tmp_path: Path
 ) -> None:
@@ -360,7 +369,6 @@ def test_every_refusal_is_answered_once_through_the_door(
     ]
 
 
-@pytest.mark.parametrize("door_name", list(DOORS))
 def test_multiple_runs_every_line_and_answers_in_one_mail_for_the_refused(
     server: Server, door_name: str, tmp_path: Path
 ) -> None:
@@ -392,7 +400,6 @@ def test_multiple_runs_every_line_and_answers_in_one_mail_for_the_refused(
     assert board_version(server) == 2
 
 
-@pytest.mark.parametrize("door_name", list(DOORS))
 def test_a_mailed_move_sent_twice_is_played_and_answered_once(
     server: Server, door_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

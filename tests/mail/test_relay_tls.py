@@ -4,7 +4,6 @@ that demands both (aiosmtpd with a certificate made for the test)."""
 from __future__ import annotations
 
 import ssl
-import subprocess
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -17,8 +16,10 @@ from sqlalchemy import select
 from pbem.mail.delivery import SmtpTransport, deliver_due
 from pbem.server import Server
 from pbem.settings import Settings
-from pbem.store import OutboxMessage, make_engine, session_factory, upgrade
+from pbem.store import OutboxMessage, make_engine, session_factory
+from tests.databases import upgraded_sqlite
 from tests.mail.smtp_world import World, free_port
+from tests.processes import Processes
 
 
 def authenticate(
@@ -32,13 +33,13 @@ def authenticate(
 
 
 @pytest.fixture
-def secure_relay(tmp_path: Path) -> Iterator[tuple[World, int, Path]]:
+def secure_relay(processes: Processes, tmp_path: Path) -> Iterator[tuple[World, int, Path]]:
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
+    processes.run(
         ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
          "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
          "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
+        check=True,
     )  # fmt: skip
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(cert, key)
@@ -64,8 +65,7 @@ def test_starttls_and_login_reach_a_strict_relay(
     tmp_path: Path, secure_relay: tuple[World, int, Path]
 ) -> None:
     world, port, cert = secure_relay
-    engine = make_engine(f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    upgrade(engine)
+    engine = make_engine(upgraded_sqlite(tmp_path / "db.sqlite3"))
     server = Server(session_factory(engine))
     server.handle("ann@example.org", "help")
     now = datetime(2026, 11, 21, 9, 0)

@@ -11,6 +11,7 @@ from pbem.server import Server
 from pbem.server.board_view import BoardView, _read, _read_whole, _stamp
 from pbem.store import Board, MoveRow, session_factory
 from pbem.store.boards import rebuild
+from tests.conftest import ENGINES
 from tests.server.test_commands import CheckedServer, Clock, signup
 
 
@@ -210,7 +211,7 @@ def test_a_changed_board_is_read_in_two_statements_on_postgresql(
         assert statements.count("SELECT") == 6  # the stamp, and again with the parts
 
 
-@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+@pytest.mark.parametrize("database_url", ENGINES[1:], indirect=True)
 def test_the_one_statement_reads_what_the_parts_read(server: Server, engine: Engine) -> None:
     """PostgreSQL's one statement and the parts (SQLite's way, the reference)
     read the same view, on a board with every part: moves with comments,

@@ -25,7 +25,8 @@ from sqlalchemy import Engine, create_engine, select
 from pbem.games import get_game
 from pbem.mail.delivery import MaildirTransport, deliver_due
 from pbem.settings import Settings
-from pbem.store import Board, OutboxMessage, make_engine, session_factory, upgrade
+from pbem.store import Board, OutboxMessage, make_engine, session_factory
+from tests.databases import upgraded_sqlite
 from tests.server.test_commands import CheckedServer, signup
 
 START = datetime(2026, 11, 21, 9, 0)
@@ -104,7 +105,6 @@ def run_script(url: str, maildir: str, barrier: Any = None) -> None:
 
 def set_up(url: str) -> None:
     engine = make_engine(url)
-    upgrade(engine)
     server = CheckedServer(session_factory(engine), Clock())
     signup(server, *PLAYERS)
     for name in PLAYERS[::2]:
@@ -162,7 +162,7 @@ def outcome(url: str, maildir: Path) -> dict[str, Any]:
 def test_two_servers_on_one_database_do_each_thing_once(
     engine: Engine, database_url: str, tmp_path: Path
 ) -> None:
-    alone_url = f"sqlite:///{tmp_path}/alone.sqlite3"
+    alone_url = upgraded_sqlite(tmp_path / "alone.sqlite3")
     set_up(alone_url)
     run_script(alone_url, str(tmp_path / "alone"))
     alone = outcome(alone_url, tmp_path / "alone")

@@ -29,15 +29,14 @@ from pbem.store import (
     Vote,
     make_engine,
     session_factory,
-    upgrade,
 )
-from tests.conftest import empty_database_url
+from tests.conftest import ENGINES, upgraded_database_url
 from tests.server.test_commands import CheckedServer, Clock, signup
 
 TABLES = (Board, MoveRow, OutboxMessage, Vote, QueuedMove, PendingMove, ProcessedMessage)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=ENGINES)
 def twins(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Server, Server, Clock]]:
     """A server taking the quick path and one that never does, each on a
     database of its own, on one clock."""
@@ -47,8 +46,7 @@ def twins(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Serv
     for quick in (True, False):
         folder = tmp_path / ("quick" if quick else "full")
         folder.mkdir()
-        engine = make_engine(empty_database_url(request.param, request, folder))
-        upgrade(engine)
+        engine = make_engine(upgraded_database_url(request.param, request, folder))
         engines.append(engine)
         servers.append(CheckedServer(session_factory(engine), clock, quick_moves=quick))
     yield servers[0], servers[1], clock

@@ -6,7 +6,6 @@ not there yet only logs a warning."""
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,9 +23,8 @@ from pbem.store import (
     User,
     make_engine,
     session_factory,
-    upgrade,
 )
-from tests.conftest import empty_database_url
+from tests.databases import upgraded_postgresql
 from tests.server.test_commands import signup
 
 TABLES = (Board, MoveRow, OutboxMessage, ProcessedMessage, User)
@@ -101,12 +99,9 @@ def test_after_warm_up_a_plain_move_compiles_nothing(
     assert checked and all(hit == CacheStats.CACHE_HIT for _, hit in checked)
 
 
-def test_every_held_postgresql_connection_has_the_reads_prepared(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> None:
+def test_every_held_postgresql_connection_has_the_reads_prepared(postgres_server: str) -> None:
     """(PostgreSQL only: SQLite has no server to prepare statements on.)"""
-    engine = make_engine(empty_database_url("postgresql", request, tmp_path))
-    upgrade(engine)
+    engine = make_engine(upgraded_postgresql(postgres_server))
     warm_up(Server(session_factory(engine)), 4)
     held = [engine.connect() for _ in range(4)]
     try:

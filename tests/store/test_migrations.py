@@ -14,7 +14,7 @@ from sqlalchemy import Engine, inspect, text
 
 from pbem.cli import main
 from pbem.store import Base, make_engine, upgrade
-from tests.conftest import empty_database_url
+from tests.conftest import ENGINES, empty_database_url
 
 
 def test_upgrade_builds_every_table_the_models_describe(engine: Engine) -> None:
@@ -38,7 +38,7 @@ def _upgrade(url: str, start: Any) -> None:
     engine.dispose()
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("kind", ENGINES)
 def test_servers_starting_at_once_upgrade_a_new_database_in_turn(
     kind: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:

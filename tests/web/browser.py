@@ -31,8 +31,9 @@ from sqlalchemy import Engine, select
 import pbem.web
 from pbem.server import Server
 from pbem.settings import Settings
-from pbem.store import Board, MoveRow, OutboxMessage, make_engine, session_factory, upgrade
+from pbem.store import Board, MoveRow, OutboxMessage, make_engine, session_factory
 from pbem.store.boards import rebuild
+from tests.databases import upgraded_sqlite
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -117,8 +118,7 @@ class LiveSite:
 @contextmanager
 def live_site(folder: Path) -> Iterator[LiveSite]:
     """A fresh SQLite database and the web door on it, served in a thread."""
-    engine = make_engine(f"sqlite:///{folder / 'db.sqlite3'}")
-    upgrade(engine)
+    engine = make_engine(upgraded_sqlite(folder / "db.sqlite3"))
     server = Server(session_factory(engine))
     port = free_port()
     url = f"http://127.0.0.1:{port}"

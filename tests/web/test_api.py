@@ -24,15 +24,15 @@ from pbem.server.accounts import find_user
 from pbem.server.api_tokens import token_hash
 from pbem.server.recent import Recent
 from pbem.settings import Settings
-from pbem.store import ApiToken, Board, OutboxMessage, make_engine, session_factory, upgrade
+from pbem.store import ApiToken, Board, OutboxMessage, make_engine, session_factory
 from pbem.web import create_app
 from pbem.web.api import status_for
 from pbem.web.api_models import ActionResult
-from tests.conftest import empty_database_url
+from tests.conftest import ENGINES, upgraded_database_url
 from tests.server.test_commands import Clock
 
 # For a test that runs on both engines: the `server` fixture's database.
-BOTH_ENGINES = pytest.mark.parametrize("server", ["sqlite", "postgresql"], indirect=True)
+BOTH_ENGINES = pytest.mark.parametrize("server", ENGINES, indirect=True)
 
 
 @pytest.fixture
@@ -40,8 +40,7 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     """The server on a new SQLite database, or on PostgreSQL for a test
     marked with BOTH_ENGINES."""
     kind = getattr(request, "param", "sqlite")
-    engine = make_engine(empty_database_url(kind, request, tmp_path))
-    upgrade(engine)
+    engine = make_engine(upgraded_database_url(kind, request, tmp_path))
     yield Server(session_factory(engine), Clock())
     engine.dispose()
 

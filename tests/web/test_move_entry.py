@@ -31,19 +31,19 @@ from pbem.games.trugo.state import TrugoState
 from pbem.games.vasco.state import VascoState
 from pbem.server import Server
 from pbem.settings import Settings
-from pbem.store import Board, make_engine, session_factory, upgrade
+from pbem.store import Board, make_engine, session_factory
 from pbem.store.boards import rebuild
 from pbem.web import create_app, move_entry
 from pbem.web.move_entry import move_buttons
 from pbem.web.templating import TEMPLATES
+from tests.databases import upgraded_sqlite
 
 PASSWORDS = {"alice": "secret1", "bob": "secret2"}
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    upgrade(engine)
+    engine = make_engine(upgraded_sqlite(tmp_path / "db.sqlite3"))
     server = Server(session_factory(engine))
     for name, password in PASSWORDS.items():
         server.handle(f"{name}@example.org", f"signup {name} {password}")

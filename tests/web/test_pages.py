@@ -15,8 +15,9 @@ from sqlalchemy import func, select
 
 from pbem.server import Server
 from pbem.settings import Settings
-from pbem.store import ApiToken, Board, OutboxMessage, User, make_engine, session_factory, upgrade
+from pbem.store import ApiToken, Board, OutboxMessage, User, make_engine, session_factory
 from pbem.web import create_app
+from tests.databases import upgraded_sqlite
 from tests.server.test_commands import Clock
 
 PERSON = User.bot_level.is_(None)  # the database's own bots are no one's signup
@@ -24,8 +25,7 @@ PERSON = User.bot_level.is_(None)  # the database's own bots are no one's signup
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'web.sqlite3'}")
-    upgrade(engine)
+    engine = make_engine(upgraded_sqlite(tmp_path / "web.sqlite3"))
     yield Server(session_factory(engine), Clock())
     engine.dispose()
 

@@ -14,16 +14,16 @@ from sgfmill import sgf
 
 from pbem.server import Server
 from pbem.settings import Settings
-from pbem.store import make_engine, session_factory, upgrade
+from pbem.store import make_engine, session_factory
 from pbem.web import create_app
+from tests.databases import upgraded_sqlite
 from tests.games.test_vacu_sgf import replayed_from_sgf
 from tests.server.test_commands import Clock
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'records.sqlite3'}")
-    upgrade(engine)
+    engine = make_engine(upgraded_sqlite(tmp_path / "records.sqlite3"))
     server = Server(session_factory(engine), Clock())
     for name in ("ann", "bob"):
         server.handle(f"{name}@example.org", f"signup {name} pw-{name}")

@@ -4,9 +4,11 @@ start, each thread of a burst of page requests compiled the same templates."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
+
+from tests.databases import upgraded_sqlite
+from tests.processes import Processes
 
 # In a fresh interpreter (the templates are compiled once per process):
 # serve the app with or without its start-up, then count the templates that
@@ -17,11 +19,10 @@ import jinja2
 from fastapi.testclient import TestClient
 from pbem.server import Server
 from pbem.settings import Settings
-from pbem.store import make_engine, session_factory, upgrade
+from pbem.store import make_engine, session_factory
 from pbem.web import create_app
 
 engine = make_engine(sys.argv[1])
-upgrade(engine)
 app = create_app(Server(session_factory(engine)), Settings(secret_key="k" * 40))
 compiled = []
 original = jinja2.Environment.compile
@@ -45,18 +46,12 @@ print(len(compiled))
 """
 
 
-def compiled_by_pages(tmp_path: Path, how: str) -> int:
-    url = f"sqlite:///{tmp_path / how}.sqlite3"
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT, url, how],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+def compiled_by_pages(processes: Processes, tmp_path: Path, how: str) -> int:
+    url = upgraded_sqlite(tmp_path / f"{how}.sqlite3")
+    done = processes.run([sys.executable, "-c", SCRIPT, url, how], text=True, check=True)
     return int(done.stdout.split()[-1])
 
 
-def test_after_start_up_no_page_compiles_a_template(tmp_path: Path) -> None:
-    assert compiled_by_pages(tmp_path, "cold") >= 4  # the pages' own and base.html
-    assert compiled_by_pages(tmp_path, "started") == 0
+def test_after_start_up_no_page_compiles_a_template(processes: Processes, tmp_path: Path) -> None:
+    assert compiled_by_pages(processes, tmp_path, "cold") >= 4  # the pages' own and base.html
+    assert compiled_by_pages(processes, tmp_path, "started") == 0
