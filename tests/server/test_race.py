@@ -4,11 +4,15 @@ database: it is played once, and the other copy gets the stale-move error."""
 from __future__ import annotations
 
 import multiprocessing
+import threading
+import time
 
-from sqlalchemy import Engine
+import pytest
+from sqlalchemy import Engine, event
 
 from pbem.store import Board, make_engine, session_factory
 from pbem.store.boards import StaleBoard, apply_move
+from tests.conftest import ENGINES
 from tests.server.test_commands import CheckedServer, Clock, signup
 
 
@@ -70,3 +74,68 @@ def test_a_move_checked_before_the_board_ended_does_not_revive_it(engine: Engine
         board = session.get_one(Board, 1)
         assert board.status == "finished" and board.version == 1
         assert board.result is not None and "declined" in board.result
+
+
+@pytest.mark.parametrize("database_url", ENGINES[1:], indirect=True)
+def test_one_mail_handled_by_two_servers_each_way_at_once_is_played_once(
+    engine: Engine, database_url: str
+) -> None:
+    """Two servers on one PostgreSQL take the same mailed move at the same
+    moment, one the quick way (it knows the password), one the full way.
+    The full command is held after its first write until the quick one
+    waits on a lock (or is done): both then finish, one plays the move and
+    the other does nothing. The full command noted the mail's key before it
+    locked the board, the quick one the other way round, and they
+    deadlocked (seen in test_many_servers.py under load)."""
+    quick = CheckedServer(session_factory(engine), Clock())
+    signup(quick, "alice", "bob")
+    quick.handle("alice@example.org", "vasco challenge alice bob")
+    quick.handle("alice@example.org", "vasco move 1 alice pw-alice a0,0")  # (a known password)
+    full_engine = make_engine(database_url)
+    full = CheckedServer(session_factory(full_engine), Clock(), quick_moves=False)
+    first_write, resumed = threading.Event(), threading.Event()
+
+    def hold(connection: object, cursor: object, statement: str, *args: object) -> None:
+        if statement.lstrip().upper().startswith(("INSERT", "UPDATE")) and not first_write.is_set():
+            first_write.set()
+            assert resumed.wait(30)
+
+    event.listen(full_engine, "after_cursor_execute", hold)
+    line, mail = "vasco move 1 bob pw-bob b1,0", "<the-one@example.org>"
+    outcomes: dict[str, object] = {}
+
+    def run(name: str, server: CheckedServer) -> None:
+        try:
+            outcomes[name] = [
+                m.subject for m in server.handle("bob@example.org", line, message_id=mail)
+            ]
+        except Exception as error:  # (a deadlock, as it was)
+            outcomes[name] = error
+
+    taking = [
+        threading.Thread(target=run, args=pair) for pair in (("full", full), ("quick", quick))
+    ]
+    taking[0].start()
+    assert first_write.wait(30)
+    taking[1].start()
+    deadline = time.monotonic() + 30
+    while taking[1].is_alive() and not waiting_on_a_lock(engine):
+        assert time.monotonic() < deadline, "the quick server neither waited nor ended"
+        time.sleep(0.01)
+    resumed.set()
+    for thread in taking:
+        thread.join(60)
+    full_engine.dispose()
+    assert sorted(map(str, outcomes.values())) == [
+        "['Vasco Board 1 alice', 'Vasco Board 1 alice']",
+        "[]",
+    ], outcomes
+    with quick.sessions() as session:
+        assert session.get_one(Board, 1).version == 2
+
+
+def waiting_on_a_lock(engine: Engine) -> bool:
+    """Whether a connection of this PostgreSQL waits for a lock now."""
+    with engine.connect() as connection:
+        query = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        return bool(connection.exec_driver_sql(query).scalar())

@@ -66,13 +66,24 @@ def raced(problem: StaleBoard) -> CommandError:
     return CommandError(str(problem), problem.board_id, kind=CONFLICT)
 
 
+def handled_before(session: Session, key: str | None) -> bool:
+    """Whether an incoming mail's key was recorded as handled."""
+    return key is not None and session.get(ProcessedMessage, key[:400]) is not None
+
+
+def record_handled(session: Session, key: str | None, now: datetime) -> None:
+    """Record an incoming mail's key as handled, in the transaction that
+    handles it: a second process handling the same mail at once fails on
+    the key (IntegrityError), or finds it recorded and does nothing."""
+    if key is not None:
+        session.add(ProcessedMessage(key=key[:400], processed_at=now))
+
+
 def first_time(session: Session, key: str | None, now: datetime) -> bool:
     """Record an incoming mail's key; False when it was handled before."""
-    if key is None:
-        return True
-    if session.get(ProcessedMessage, key[:400]) is not None:
+    if handled_before(session, key):
         return False
-    session.add(ProcessedMessage(key=key[:400], processed_at=now))
+    record_handled(session, key, now)
     return True
 
 
@@ -315,7 +326,7 @@ class Server:
             for _ in range(PASSWORD_ROUNDS):
                 try:
                     with self.sessions.begin() as session:
-                        if not first_time(session, key, now):
+                        if handled_before(session, key):
                             return Sent()
                         reply = Reply()
                         ctx = Context(session, sender, body, now, reply, trusted)
@@ -331,6 +342,11 @@ class Server:
                             messages = cap_replies(session, sender, messages, now)
                         messages = with_footers(session, messages)
                         queue_messages(session, messages, now, message_id)
+                        # Last, after the command has locked its board's row, as
+                        # quick_move.py claims the board before it notes the key:
+                        # on PostgreSQL the other order deadlocked two servers
+                        # handling one mail, one each way.
+                        record_handled(session, key, now)
                     sent = Sent(messages)
                     sent.board = reply.created
                     sent.actor = actor
