@@ -13,7 +13,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 from sqlalchemy import select
 
-from pbem.mail.delivery import SmtpTransport, deliver_due
+from pbem.mail.delivery import SmtpTransport, deliver_due, tls_context
 from pbem.server import Server
 from pbem.settings import Settings
 from pbem.store import OutboxMessage, make_engine, session_factory
@@ -86,4 +86,33 @@ def test_starttls_and_login_reach_a_strict_relay(
     with server.sessions() as session:
         last = session.scalars(select(OutboxMessage).order_by(OutboxMessage.id.desc())).first()
         assert last is not None and "CERTIFICATE_VERIFY_FAILED" in (last.last_error or "")
+    engine.dispose()
+
+
+def test_the_relay_s_tls_settings_are_made_once_for_every_pass(
+    tmp_path: Path, secure_relay: tuple[World, int, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Loading the certificate authorities cost 50 ms of CPU at every
+    pass's connection; the context is made once and serves them all."""
+    world, port, cert = secure_relay
+    made: list[str | None] = []
+    real = ssl.create_default_context
+
+    def counted(*args: object, cafile: str | None = None, **kwargs: object) -> ssl.SSLContext:
+        made.append(cafile)
+        return real(*args, cafile=cafile, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ssl, "create_default_context", counted)
+    tls_context.cache_clear()
+    engine = make_engine(upgraded_sqlite(tmp_path / "db.sqlite3"))
+    server = Server(session_factory(engine))
+    url = f"smtp://pbem:p%40ss%20word@127.0.0.1:{port}?starttls=required&cafile={cert}"
+    settings = Settings(address="pbem@games.test", smtp_url=url)
+    for hour in range(3):
+        server.handle("ann@example.org", "help")
+        now = datetime(2026, 11, 21, 9 + hour, 0)
+        assert deliver_due(server.sessions, settings, SmtpTransport(url), now) == 1
+    assert len(world.wait_for(3)) == 3
+    assert made == [str(cert)]
+    tls_context.cache_clear()
     engine.dispose()
