@@ -84,12 +84,16 @@ class Process(threading.Thread):
 
 
 async def taken(sock: socket.socket, loads: list[int], count: int) -> float:
-    """Seconds until process 0, among processes of `loads`, holds `count`
-    connections opened at once on `sock` (then closed)."""
+    """Seconds from the first connection until process 0, among processes of
+    `loads`, holds `count` connections opened at once on `sock` (then
+    closed); the clock starts before the first is opened, since the process
+    may be taking (and waiting) while the others are still being opened."""
     with sock:
         taker, held = acceptor(sock, array.array("i", loads), 0)
+        start = time.monotonic()
         writers = await connect(sock, count)
-        took = await until(lambda: len(held) == count)
+        await until(lambda: len(held) == count)
+        took = time.monotonic() - start
         taker.stop()
         for writer in writers:
             writer.close()

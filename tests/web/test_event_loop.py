@@ -1,7 +1,8 @@
 """The web door never does blocking work on its event loop: while forms that
 run slow work (argon2, the database, drawings) are in flight, other pages
-are served at once. The slow work is stood in for by a command that sleeps,
-on a real uvicorn server."""
+are served at once. The slow work is stood in for by a command held until
+the test releases it, on a real uvicorn server: a page that had to wait for
+it would wait past the client's timeout."""
 
 from __future__ import annotations
 
@@ -19,7 +20,34 @@ from pbem.web.password_lane import PASSWORD_THREADS
 from tests.web.browser import LiveSite
 from tests.web.test_api import bearer, make_token
 
-SLOW = 1.5  # seconds each slow command takes
+HELD = 30.0  # seconds at most that held work waits for the test to release it
+PAGE_TIMEOUT = 10.0  # a page served while the work is held answers well within it
+
+
+class Held:
+    """Work held until released: counts how many are in it, and the most at once."""
+
+    def __init__(self) -> None:
+        self.condition = threading.Condition()
+        self.released = False
+        self.running = self.most = 0
+
+    def hold(self) -> None:
+        with self.condition:
+            self.running += 1
+            self.most = max(self.most, self.running)
+            self.condition.notify_all()
+            self.condition.wait_for(lambda: self.released, HELD)
+            self.running -= 1
+
+    def wait_for_running(self, count: int) -> None:
+        with self.condition:
+            assert self.condition.wait_for(lambda: self.running >= count, HELD), self.running
+
+    def release(self) -> None:
+        with self.condition:
+            self.released = True
+            self.condition.notify_all()
 
 
 def form_token(client: httpx.Client, path: str) -> str:
@@ -34,17 +62,18 @@ def test_pages_are_served_while_slow_forms_run(
     live: LiveSite, monkeypatch: pytest.MonkeyPatch, form: str
 ) -> None:
     live.server.handle("ann@example.org", "signup ann annpass1")
-    real_handle, real_login = Server.handle, Server.check_login
+    real_execute, real_login = Server.execute, Server.check_login
+    held = Held()
 
-    def slow_handle(self: Server, *args: object, **kwargs: object) -> object:
-        time.sleep(SLOW)
-        return real_handle(self, *args, **kwargs)  # type: ignore[arg-type]
+    def slow_execute(self: Server, *args: object, **kwargs: object) -> object:
+        held.hold()
+        return real_execute(self, *args, **kwargs)  # type: ignore[arg-type]
 
     def slow_login(self: Server, userid: str, password: str, source: str = "") -> str:
-        time.sleep(SLOW)
+        held.hold()
         return real_login(self, userid, password, source)
 
-    monkeypatch.setattr(Server, "handle", slow_handle)
+    monkeypatch.setattr(Server, "execute", slow_execute)  # (a sign-up)
     monkeypatch.setattr(Server, "check_login", slow_login)
 
     def post(number: int) -> None:
@@ -64,12 +93,13 @@ def test_pages_are_served_while_slow_forms_run(
     posts = [threading.Thread(target=post, args=(n,)) for n in range(2)]
     for thread in posts:
         thread.start()
-    time.sleep(0.3)  # both forms are now in their slow work
-    with httpx.Client(base_url=live.url, timeout=30) as client:
-        for path in pages:
-            start = time.monotonic()
-            assert client.get(path).status_code == 200
-            assert time.monotonic() - start < SLOW / 3, path
+    held.wait_for_running(2)  # both forms are in their slow work
+    try:
+        with httpx.Client(base_url=live.url, timeout=PAGE_TIMEOUT) as client:
+            for path in pages:
+                assert client.get(path).status_code == 200, path
+    finally:
+        held.release()
     for thread in posts:
         thread.join(30)
     assert answers == [303, 303], answers  # both forms did their (slow) work and went on
@@ -81,18 +111,11 @@ def test_a_web_process_runs_a_bounded_number_of_requests_in_threads(
     """More slow pages than THREADS_PER_PROCESS at once: that many run
     together, the rest wait for a thread (the interpreter lock is shared
     among a few, not forty), and every one is answered."""
-    running, most = 0, 0
-    lock = threading.Lock()
+    held = Held()
     real_boards = listings.boards
 
     def slow_boards(*args: Any, **kwargs: Any) -> Any:
-        nonlocal running, most
-        with lock:
-            running += 1
-            most = max(most, running)
-        time.sleep(0.5)
-        with lock:
-            running -= 1
+        held.hold()
         return real_boards(*args, **kwargs)
 
     monkeypatch.setattr(listings, "boards", slow_boards)
@@ -105,9 +128,14 @@ def test_a_web_process_runs_a_bounded_number_of_requests_in_threads(
     threads = [threading.Thread(target=ask) for _ in range(THREADS_PER_PROCESS + 4)]
     for thread in threads:
         thread.start()
+    try:
+        held.wait_for_running(THREADS_PER_PROCESS)
+        time.sleep(0.5)  # (time for the other four to come in, were there threads for them)
+    finally:
+        held.release()
     for thread in threads:
         thread.join(60)
-    assert most == THREADS_PER_PROCESS
+    assert held.most == THREADS_PER_PROCESS
     assert statuses == [200] * (THREADS_PER_PROCESS + 4)
 
 
@@ -124,18 +152,11 @@ def test_first_password_checks_leave_the_request_threads_free(
     count = THREADS_PER_PROCESS + 2
     tokens = [make_token(live.server, f"p{number}") for number in range(count)]
     monkeypatch.setattr(passwords, "VERDICTS", passwords.Verdicts())  # (none checked yet)
-    running, most = 0, 0
-    lock = threading.Lock()
+    held = Held()
     real_do = passwords.PasswordWork.do
 
     def slow_do(work: passwords.PasswordWork) -> None:
-        nonlocal running, most
-        with lock:
-            running += 1
-            most = max(most, running)
-        time.sleep(SLOW)
-        with lock:
-            running -= 1
+        held.hold()
         real_do(work)
 
     monkeypatch.setattr(passwords.PasswordWork, "do", slow_do)
@@ -159,12 +180,13 @@ def test_first_password_checks_leave_the_request_threads_free(
     checking = [threading.Thread(target=check_password, args=(n,)) for n in range(count)]
     for thread in checking:
         thread.start()
-    time.sleep(0.3)  # the first log-ins are in their argon2 work, the others wait for the lane
-    with httpx.Client(base_url=live.url, timeout=30) as client:
-        start = time.monotonic()
-        assert client.get("/vasco").status_code == 200  # (a page run in a request thread)
-        assert time.monotonic() - start < SLOW / 3
+    held.wait_for_running(PASSWORD_THREADS)  # the lane is full; the other checks wait for it
+    try:
+        with httpx.Client(base_url=live.url, timeout=PAGE_TIMEOUT) as client:
+            assert client.get("/vasco").status_code == 200  # (a page run in a request thread)
+    finally:
+        held.release()
     for thread in checking:
         thread.join(60)
     assert answers == [200 if door == "API command" else 303] * count
-    assert most == PASSWORD_THREADS
+    assert held.most == PASSWORD_THREADS
