@@ -12,30 +12,53 @@ mail doors). `make test-fast` runs what has none of them
 
 from __future__ import annotations
 
+import fcntl
 import glob
+import multiprocessing
 import os
 import shutil
 import socket
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from multiprocessing.context import SpawnContext
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 from sqlalchemy import Engine
 
-from pbem.server import passwords
+from pbem.bots import BotWorker
+from pbem.server import Server, passwords
 from pbem.store import make_engine
-from tests.databases import empty_postgresql, upgraded_postgresql, upgraded_sqlite
+from tests.databases import (
+    drop_postgresql,
+    empty_postgresql,
+    upgraded_postgresql,
+    upgraded_sqlite,
+)
 from tests.processes import Processes
+from tests.store.query_work import QueryWork
 
 TIERS = {
     "postgresql": "needs the tests' own PostgreSQL server",
     "browser": "drives Debian's chromium",
-    "subprocess": "starts programs of its own (a pbem command, a server, a helper)",
+    "subprocess": "starts programs or Python processes of its own (a pbem command, a server)",
+    "slow": "the search's strength, the benchmarks, a query's cost among many rows",
 }
-TIER_FIXTURES = {"postgres_server": "postgresql", "chromium": "browser", "processes": "subprocess"}
+TIER_FIXTURES = {
+    "postgres_server": "postgresql",
+    "chromium": "browser",
+    "processes": "subprocess",
+    "spawn": "subprocess",
+    "bot_workers": "subprocess",
+    "query_work": "slow",
+}
+# Folders whose every test is slow by nature: the bots' search played to
+# its strength, and the benchmarks run end to end.
+SLOW_FOLDERS = ("ai", "bench")
+TESTS = Path(__file__).parent
 POSTGRESQL = pytest.mark.postgresql
 SUBPROCESS = pytest.mark.subprocess
 # Each engine a test runs on, for a test or fixture parametrized by hand.
@@ -53,9 +76,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         for name in set(getattr(item, "fixturenames", ())) & set(TIER_FIXTURES):
             item.add_marker(TIER_FIXTURES[name])
+        if item.path.relative_to(TESTS).parts[0] in SLOW_FOLDERS:
+            item.add_marker("slow")
         callspec = getattr(item, "callspec", None)
         if callspec is not None and "postgresql" in callspec.params.values():
             item.add_marker(POSTGRESQL)  # (an engine parametrized without ENGINES)
+
+
+# The fast loop's profile (`make test-fast` loads it): property tests run a
+# quarter of their random examples there, every one of them in `make test`.
+hypothesis_settings.register_profile("fast")
+
+
+def examples(count: int) -> int:
+    """How many random examples a property test runs: `count`, or a quarter
+    of them (10 at least) under the fast loop's profile."""
+    if hypothesis_settings.get_current_profile_name() == "fast":
+        return max(10, count // 4)
+    return count
 
 
 # No test reads the host's settings: a PBEM_ variable exported in the shell
@@ -103,7 +141,10 @@ def postgres_server() -> Iterator[str]:
     if not found:
         pytest.fail(POSTGRES_HINT)
     bindir = Path(found[-1]).parent
-    home = Path(tempfile.mkdtemp(prefix="pbem-postgres-"))  # not under root's 0700 tmp
+    # In memory where the machine has a tmpfs: each test copies a database of
+    # 9 MB there (and drops it), and nothing of it need outlive the run.
+    memory = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+    home = Path(tempfile.mkdtemp(prefix="pbem-postgres-", dir=memory))  # (not root's 0700 tmp)
     data = home / "data"
     data.mkdir()
     if os.geteuid() == 0:
@@ -140,18 +181,24 @@ def postgres_for(request: pytest.FixtureRequest) -> str:
 
 
 def empty_database_url(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The URL of a new database with no tables yet, on `kind`'s engine."""
+    """The URL of a new database with no tables yet, on `kind`'s engine
+    (on PostgreSQL dropped when the test ends)."""
     if kind == "sqlite":
         return f"sqlite:///{tmp_path / 'pbem.sqlite3'}"
-    return empty_postgresql(postgres_for(request))
+    url = empty_postgresql(postgres_for(request))
+    request.addfinalizer(lambda: drop_postgresql(url))
+    return url
 
 
 def upgraded_database_url(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """The URL of a new database with every table, on `kind`'s engine (a
-    copy of one upgraded once: tests/databases.py)."""
+    copy of one upgraded once: tests/databases.py; on PostgreSQL dropped
+    when the test ends)."""
     if kind == "sqlite":
         return upgraded_sqlite(tmp_path / "pbem.sqlite3")
-    return upgraded_postgresql(postgres_for(request))
+    url = upgraded_postgresql(postgres_for(request))
+    request.addfinalizer(lambda: drop_postgresql(url))
+    return url
 
 
 @pytest.fixture(params=ENGINES)
@@ -175,20 +222,62 @@ def processes() -> Iterator[Processes]:
     started.close()
 
 
+WARM_UP = "import pbem.games, pbem.ai.vacu_tree as t; pbem.games.warm_up(); t.warm_up()"
+
+
 @pytest.fixture(scope="session")
-def numba_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """The environment of a process using a numba cache of its own, which a
-    first process filled by compiling every game's loop and the Vacu search
-    (as a host's first start does); for the tests of loading from it."""
-    folder = tmp_path_factory.mktemp("numba-cache")
-    env = os.environ | {"NUMBA_CACHE_DIR": str(folder)}
-    script = "import pbem.games, pbem.ai.vacu_tree as t; pbem.games.warm_up(); t.warm_up()"
-    compiling = Processes()
-    try:
-        compiling.run([sys.executable, "-c", script], env=env, check=True, timeout=600)
-        yield env
-    finally:
-        compiling.close()
+def numba_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """numba's cache (beside the compiled modules, as on a host) holds every
+    game's loop and the Vacu search: a first process compiled them, or
+    found them there (`make test` warms it up before the tests, as a host's
+    first start does). Once per run: the test processes share it."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # (each process's own folder is in the run's)
+    with open(root / "numba-cache.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # (the others wait for the first)
+        if not (root / "numba-cache.warm").exists():
+            compiling = Processes()
+            try:
+                compiling.run([sys.executable, "-c", WARM_UP], check=True, timeout=600)
+            finally:
+                compiling.close()
+            (root / "numba-cache.warm").touch()
+
+
+@pytest.fixture
+def spawn() -> Iterator[SpawnContext]:
+    """multiprocessing's spawn context, for Python processes of the test's
+    own (servers racing each other); any still alive at the end is killed."""
+    before = set(multiprocessing.active_children())
+    yield multiprocessing.get_context("spawn")
+    for child in set(multiprocessing.active_children()) - before:
+        child.kill()
+        child.join(30)
+
+
+BotWorkers = Callable[[Server, str], BotWorker]  # what the bot_workers fixture gives
+
+
+@pytest.fixture
+def bot_workers() -> Iterator[BotWorkers]:
+    """Makes bot workers on a server, closed when the test ends: a bot's
+    search runs in a process of its own (spawned at its first search)."""
+    made: list[BotWorker] = []
+
+    def make(server: Server, holder: str) -> BotWorker:
+        made.append(BotWorker(server, holder=holder))
+        return made[-1]
+
+    yield make
+    for worker in made:
+        worker.close()
+
+
+@pytest.fixture
+def query_work() -> QueryWork:
+    """How much work the database does for some statements (tests/store/query_work.py)."""
+    return QueryWork()
 
 
 @pytest.fixture(autouse=True)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from pbem.ai import mcts
 from pbem.ai.mcts import Budget, Settings, new_node, search
 from tests.ai.tictactoe import TicTacToe, solve
+from tests.conftest import examples
 
 PLAIN = Settings()
 RAVE = Settings(rave=300, exploration=0.2)
@@ -77,7 +78,7 @@ def test_a_lost_position_ranks_its_proven_losses_last(how: Settings) -> None:
     assert all(candidate.win_rate == 0.0 for candidate in analysis.candidates)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.lists(st.integers(0, 8), max_size=6, unique=True),
     st.integers(0, 1000),

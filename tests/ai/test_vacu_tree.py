@@ -22,6 +22,7 @@ from pbem.ai.levels import knowledge
 from pbem.ai.mcts import Analysis, Budget, Settings
 from pbem.games.vacu import VacuState
 from pbem.games.vacu.search import VacuSearchPosition
+from tests.conftest import examples
 from tests.games.test_vacu_compiled import position_after as after
 from tests.processes import Processes
 
@@ -50,7 +51,7 @@ def both(state: VacuState, iterations: int, seed: int, how: Settings) -> Analysi
     return fast
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     name=st.sampled_from(["vacu", "convacu"]),
     size=st.integers(5, 9),
@@ -180,15 +181,14 @@ def test_fits_only_compiled_positions_in_play_searched_with_rave() -> None:
     assert not vacu_tree.fits(after("vacu", 7, None, 1, 1).search_position(), RAVE)
 
 
-def test_loads_from_numba_s_cache_in_under_two_seconds(
-    processes: Processes, numba_cache: dict[str, str]
-) -> None:
-    """After a first process compiled the search and wrote numba's cache, a
+@pytest.mark.usefixtures("numba_cache")
+def test_loads_from_numba_s_cache_in_under_two_seconds(processes: Processes) -> None:
+    """Once a first process compiled the search and wrote numba's cache, a
     later one (a bot's search process starting) loads it in well under the
-    time of one move."""
+    time of one move: under two seconds of CPU (a compile takes tens)."""
     timed = (
-        "import time; t = time.perf_counter(); "
-        "from pbem.ai import vacu_tree; vacu_tree.warm_up(); print(time.perf_counter() - t)"
+        "import time; t = time.process_time(); "
+        "from pbem.ai import vacu_tree; vacu_tree.warm_up(); print(time.process_time() - t)"
     )
-    out = processes.run([sys.executable, "-c", timed], env=numba_cache, check=True, timeout=60)
-    assert float(out.stdout) < 2.0, f"warm-up took {out.stdout!r}"
+    out = processes.run([sys.executable, "-c", timed], check=True, timeout=120)
+    assert float(out.stdout) < 2.0, f"warm-up took {out.stdout!r} s of CPU"

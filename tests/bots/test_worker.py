@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import select
@@ -18,16 +17,15 @@ from pbem.games import get_game
 from pbem.server import Server
 from pbem.server.bot_turns import claim, waiting
 from pbem.store import Board, MoveRow, Vote
+from tests.conftest import BotWorkers
 from tests.server.test_commands import Clock, board_row, signup
 
 SMALL = "-size=5 -komi=3"  # Vacu on 5x5 with the komi set: quick searches
 
 
 @pytest.fixture
-def worker(server: Server) -> Iterator[BotWorker]:
-    worker = BotWorker(server, holder="test-worker")
-    yield worker
-    worker.close()
+def worker(server: Server, bot_workers: BotWorkers) -> BotWorker:
+    return bot_workers(server, "test-worker")
 
 
 def test_the_worker_plays_a_legal_bot_move_that_everyone_is_mailed(
@@ -87,12 +85,14 @@ def test_the_bot_answers_a_draw_offer_and_rejects_an_undo(
         assert session.scalars(select(Vote)).all() == []
 
 
-def test_two_workers_racing_on_the_same_boards_move_on_each_once(server: Server) -> None:
+def test_two_workers_racing_on_the_same_boards_move_on_each_once(
+    server: Server, bot_workers: BotWorkers
+) -> None:
     signup(server, "ann")
     boards = 4
     for _ in range(boards):
         server.handle("ann@example.org", f"vacu challenge easybot ann {SMALL}")
-    workers = [BotWorker(server, holder=f"worker {n}") for n in range(2)]
+    workers = [bot_workers(server, f"worker {n}") for n in range(2)]
     done = [0, 0]
     start = threading.Barrier(2)
 
@@ -102,14 +102,10 @@ def test_two_workers_racing_on_the_same_boards_move_on_each_once(server: Server)
             done[n] += workers[n].step()
 
     threads = [threading.Thread(target=race, args=(n,)) for n in range(2)]
-    try:
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=120)
-    finally:
-        for w in workers:
-            w.close()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
     assert sum(done) == boards
     with server.sessions() as session:
         assert session.scalars(select(Board.version)).all() == [1] * boards

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from pbem.games import GAMES, get_game
 from pbem.games.base import OptionError, ReplayError
+from tests.conftest import examples
 
 VASCO = get_game("vasco")
 
@@ -55,7 +56,7 @@ def test_games_registry() -> None:
         get_game("chess")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.text(max_size=20) | st.from_regex(r"-[a-z]{1,8}(=[0-9]{1,6000})?"), max_size=3))
 def test_any_option_words_parse_or_give_an_option_error(words: list[str]) -> None:
     try:

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from pbem.games import GAMES, get_game
 from pbem.games.base import Game, IllegalMove, MoveError, OptionSpec, State
+from tests.conftest import examples
 
 NAMES = sorted(GAMES)
 MOST_RANDOM_MOVES = 120
@@ -70,7 +71,7 @@ def sample(state: State[Any], rng: random.Random) -> list[Any]:
     return moves if len(moves) <= MOVES_CHECKED else rng.sample(moves, MOVES_CHECKED)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(positions())
 def test_the_record_replays_to_the_same_position_and_json_round_trips(state: State[Any]) -> None:
     data = state.to_json()
@@ -86,7 +87,7 @@ def test_the_record_replays_to_the_same_position_and_json_round_trips(state: Sta
     assert list(state.moves) == [record.text for record in state.history]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(positions(), st.randoms(use_true_random=False))
 def test_every_listed_move_plays_and_its_text_names_it(
     state: State[Any], rng: random.Random
@@ -103,7 +104,7 @@ def test_every_listed_move_plays_and_its_text_names_it(
         assert state.to_json() == state.to_json()  # play left the state as it was
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(positions())
 def test_whose_turn_and_the_result_are_consistent(state: State[Any]) -> None:
     game = state.game
@@ -123,7 +124,7 @@ def test_whose_turn_and_the_result_are_consistent(state: State[Any]) -> None:
         assert state.side_text(seat)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(positions())
 def test_the_text_board_fits_a_mail_and_the_svg_is_well_formed(state: State[Any]) -> None:
     text = state.text_board()
@@ -135,7 +136,7 @@ def test_the_text_board_fits_a_mail_and_the_svg_is_well_formed(state: State[Any]
     assert root.tag.endswith("svg")
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(positions(), st.integers(min_value=-1, max_value=1))
 def test_a_game_ended_off_the_board_reads_as_over(state: State[Any], who: int) -> None:
     """A resignation or a forfeit ends a game the rules have not ended:
@@ -172,7 +173,7 @@ def move_like_text(name: str) -> st.SearchStrategy[str]:
     return st.text(max_size=40) | st.text(alphabet=alphabet, max_size=24)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     st.sampled_from(NAMES).flatmap(lambda name: st.tuples(random_games(name), move_like_text(name)))
 )
@@ -281,7 +282,7 @@ def covered(move: str, buttons: list[Any]) -> bool:
     return False
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(positions())
 def test_every_legal_move_can_be_clicked_and_every_click_is_legal(state: State[Any]) -> None:
     """What the board marks and the game offers by clicking (games/base.py)

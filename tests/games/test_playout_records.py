@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from pbem.games import get_game
 from pbem.games.base import SearchPosition
+from tests.conftest import examples
 
 GAMES = {
     "vasco": ["-size=20"],
@@ -34,7 +35,7 @@ def mid_game(name: str, turns: int, seed: int) -> Any:
     return state
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(name=st.sampled_from(sorted(GAMES)), turns=st.integers(0, 12), seed=st.integers(0, 9999))
 def test_a_playout_s_record_replays_legally_turn_by_turn(name: str, turns: int, seed: int) -> None:
     state = mid_game(name, turns, seed)

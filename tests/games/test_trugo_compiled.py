@@ -21,6 +21,7 @@ from pbem.games.trugo import search as trugo_search
 from pbem.games.trugo.board import MOVE, REMOVE, Move
 from pbem.games.trugo.search import TrugoSearchPosition
 from pbem.games.trugo.state import TrugoState
+from tests.conftest import examples
 from tests.games.racing import in_threads
 
 
@@ -63,7 +64,7 @@ def both(position: TrugoSearchPosition, seed: int) -> tuple[Playout, list[Move],
     return played, pure_record, final
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     size=st.sampled_from([1, 3, 6, 12, 36]),
     pieces=st.sampled_from([1, 3, 25]),

@@ -17,6 +17,7 @@ from pbem.games.trugo import playout as trugo_playout
 from pbem.games.trugo import search as trugo_search
 from pbem.games.trugo.board import MOVE, ORIGIN, PASS, PASS_MOVE, PLACE, REMOVE, Board, Move
 from pbem.games.trugo.playout import Playout, play_out, random_move, random_playout
+from tests.conftest import examples
 
 TRUGO = get_game("trugo")
 
@@ -74,7 +75,7 @@ def test_default_games_replay_through_the_clean_api(seed: int) -> None:
     assert {raw[0] for raw in record} >= {PLACE, REMOVE, MOVE}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     size=st.integers(1, 24),
     pieces=st.integers(1, 8),

@@ -13,6 +13,7 @@ from pbem.games.base import IllegalMove
 from pbem.games.trugo import TrugoMove, TrugoState
 from pbem.games.trugo.board import MOVE, PLACE, REMOVE
 from pbem.games.trugo.geometry import CORNER_DELTAS, ROTATIONS, cell_text
+from tests.conftest import examples
 
 TRUGO = get_game("trugo")
 
@@ -34,7 +35,7 @@ def random_games(draw: st.DrawFn) -> TrugoState:
     return state
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(random_games())
 def test_pieces_are_conserved_and_stand_on_junctions_at_most_two_high(state: TrugoState) -> None:
     board = state.board
@@ -56,7 +57,7 @@ def test_pieces_are_conserved_and_stand_on_junctions_at_most_two_high(state: Tru
     )
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(random_games())
 def test_every_listed_move_plays_and_nearby_others_are_refused(state: TrugoState) -> None:
     legal = {move.raw for move in state.legal_moves()}
@@ -81,7 +82,7 @@ def test_every_listed_move_plays_and_nearby_others_are_refused(state: TrugoState
             raise AssertionError(f"{TrugoMove(raw).text} is not legal but was played")
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(random_games())
 def test_notation_round_trips_through_every_name(state: TrugoState) -> None:
     for move in state.legal_moves():
@@ -97,7 +98,7 @@ def test_notation_round_trips_through_every_name(state: TrugoState) -> None:
             assert state.parse_move(f"{start}:{end}") == move
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(random_games())
 def test_text_board_fits_a_mail_and_shows_every_cell(state: TrugoState) -> None:
     text = state.text_board()

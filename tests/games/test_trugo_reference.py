@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from pbem.games import get_game
 from pbem.games.trugo import TrugoState
 from pbem.games.trugo.reference import Reference
+from tests.conftest import examples
 
 TRUGO = get_game("trugo")
 OPTIONS = [
@@ -50,7 +51,7 @@ def compare_game(seed: int, options: tuple[str, ...], turns: int) -> None:
             break
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(OPTIONS))
 def test_random_games_agree_with_the_reference(seed: int, options: tuple[str, ...]) -> None:
     compare_game(seed, options, turns=120)

@@ -26,6 +26,7 @@ from pbem.games.trugo.search import (
     material_share,
     play_out,
 )
+from tests.conftest import examples
 
 TRUGO = get_game("trugo")
 
@@ -86,7 +87,7 @@ def lockstep(state: TrugoState, rng: random.Random, turns: int = CAP) -> TrugoSt
     return state
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(
     size=st.sampled_from([1, 2, 4, 10, 20, 36]),
     pieces=st.sampled_from([1, 3, 8, 25]),
@@ -155,7 +156,7 @@ def test_moves_are_the_engine_triples_and_their_texts_the_clean_ones() -> None:
 # -- copies -------------------------------------------------------------------------
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(seed=st.integers(0, 2**32), turns=st.integers(0, 80))
 def test_a_copy_is_independent(seed: int, turns: int) -> None:
     rng = random.Random(seed)
@@ -249,7 +250,7 @@ def assert_replays(state: TrugoState, seed: int, cutoff: int | None = None) -> P
     return playout
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     size=st.sampled_from([1, 3, 10, 24, 36]),
     pieces=st.sampled_from([1, 4, 25]),
@@ -341,7 +342,7 @@ def test_the_search_plays_cut_off_games_by_default() -> None:
     assert outcome.turns <= SEARCH_CUTOFF
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(
     size=st.sampled_from([6, 10, 16]),
     pieces=st.sampled_from([2, 4, 25]),

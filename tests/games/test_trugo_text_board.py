@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from pbem.games import get_game
 from pbem.games.trugo import TrugoState
 from pbem.games.trugo.text_board import RUNS, STAMPS, YS, _Canvas, board_lines
+from tests.conftest import examples
 from tests.games.trugo_text_reference import PlainCanvas, plain_board_lines
 
 TRUGO = get_game("trugo")
@@ -101,7 +102,7 @@ def test_a_tile_drawn_by_runs_is_the_tile_drawn_by_characters(rotation: int) -> 
             assert fast.lines == plain.lines, (x, y)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from([6, 20, 36]))
 def test_the_drawing_is_the_plain_one_at_every_position_of_random_games(
     seed: int, size: int

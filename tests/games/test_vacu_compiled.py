@@ -16,6 +16,7 @@ from pbem.games import get_game
 from pbem.games.vacu import VacuState, compiled
 from pbem.games.vacu import search as vacu_search
 from pbem.games.vacu.compiled import SplitMix64
+from tests.conftest import examples
 
 
 def position_after(name: str, size: int, komi: int | None, turns: int, seed: int) -> VacuState:
@@ -47,7 +48,7 @@ def both(state: VacuState, seed: int, cap: int | None = None) -> tuple[Any, Any]
     return pure, final
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     name=st.sampled_from(["vacu", "convacu"]),
     size=st.integers(5, 13),

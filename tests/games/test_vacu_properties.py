@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from pbem.games import get_game
 from pbem.games.vacu import VacuState
 from pbem.games.vacu.board import BLACK, EMPTY, WHITE
+from tests.conftest import examples
 
 
 @st.composite
@@ -46,7 +47,7 @@ def liberties(state: VacuState, p: int) -> set[int]:
     return free
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(random_games())
 def test_no_group_is_without_liberties_and_the_books_balance(state: VacuState) -> None:
     board = state.board
@@ -62,7 +63,7 @@ def test_no_group_is_without_liberties_and_the_books_balance(state: VacuState) -
     assert board.stones[BLACK] == sum(row.count("B") for row in state.rows())
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(random_games())
 def test_the_score_adds_up_to_the_board_plus_komi_and_button(state: VacuState) -> None:
     if state.black is None:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from pbem.games import get_game
 from pbem.games.vacu import VacuState
 from pbem.games.vacu.reference import Reference
+from tests.conftest import examples
 
 
 def compare_game(name: str, seed: int, size: int, komi: int, turns: int) -> None:
@@ -38,7 +39,7 @@ def compare_game(name: str, seed: int, size: int, komi: int, turns: int) -> None
         assert state.score() == ref.score()
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     st.sampled_from(["vacu", "convacu"]),
     st.integers(0, 2**32),

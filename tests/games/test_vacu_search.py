@@ -29,6 +29,7 @@ from pbem.games.vacu.search import (
     default_cap,
     play_out,
 )
+from tests.conftest import examples
 
 GAMES = ("vacu", "convacu")
 
@@ -91,7 +92,7 @@ def random_state(name: str, seed: int, turns: int, *, komi_step: bool = False) -
 # -- agreement with the clean API, move by move ----------------------------------
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     seed=st.integers(0, 2**32),
     name=st.sampled_from(GAMES),
@@ -324,7 +325,7 @@ def estimate(state: VacuState) -> float:
     return 0.5 if first == second else float(first > second)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     seed=st.integers(0, 2**32),
     name=st.sampled_from(GAMES),
@@ -444,7 +445,7 @@ def test_empty_points_are_tracked_through_suppressions() -> None:
 # -- the win-in-one filter --------------------------------------------------------
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     name=st.sampled_from(GAMES),
     size=st.integers(5, 8),

@@ -15,6 +15,7 @@ from sgfmill import sgf
 from pbem.games import get_game
 from pbem.games.base import State
 from pbem.games.vacu.notation import COLUMNS
+from tests.conftest import examples
 
 NAMES = ("ann", "bob]\\")  # a name SGF must escape
 
@@ -60,7 +61,7 @@ def replayed_from_sgf(
 
 
 @pytest.mark.parametrize("name", ["vacu", "convacu"])
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     seed=st.integers(0, 10**6),
     size=st.integers(5, 13),

@@ -19,6 +19,7 @@ from pbem.games.base import Playout
 from pbem.games.splitmix import SplitMix64
 from pbem.games.vasco import VascoState, compiled
 from pbem.games.vasco.search import VascoSearchPosition
+from tests.conftest import examples
 from tests.games.racing import in_threads
 
 NO_LEGAL_MOVE_GAME = ("f0,0", "f1,-1", "f2,0")  # -size=5: Red cannot move after it
@@ -53,7 +54,7 @@ def both(position: VascoSearchPosition, seed: int) -> tuple[Playout, VascoSearch
     return played, pure
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(
     size=st.sampled_from([1, 2, 3, 5, 9, 20, 54, 100]),
     turns=st.integers(0, 30),

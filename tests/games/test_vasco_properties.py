@@ -13,6 +13,7 @@ from pbem.games.vasco import VascoMove, VascoState
 from pbem.games.vasco import reference as ref
 from pbem.games.vasco.geometry import LETTERS, cell_of, neighbours
 from pbem.games.vasco.playout import random_playout
+from tests.conftest import examples
 
 VASCO = get_game("vasco")
 
@@ -35,7 +36,7 @@ def tile_map(state: VascoState) -> dict[tuple[int, int], int]:
     return {(col, row): o for col, row, o, _ in state.tiles()}
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(random_games())
 def test_legal_moves_play_and_every_other_nearby_move_is_refused(state: VascoState) -> None:
     legal = set(state.legal_moves())
@@ -66,7 +67,7 @@ def test_legal_moves_play_and_every_other_nearby_move_is_refused(state: VascoSta
                     raise AssertionError(f"{move.text} is not legal but was played")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(random_games())
 def test_no_dead_cell_and_one_edge_connected_group(state: VascoState) -> None:
     tiles = tile_map(state)
@@ -78,7 +79,7 @@ def test_no_dead_cell_and_one_edge_connected_group(state: VascoState) -> None:
     assert state.pool == state.options["size"] - len(tiles)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(random_games())
 def test_notation_round_trips_and_position_numbers_name_the_same_moves(
     state: VascoState,
@@ -94,7 +95,7 @@ def test_notation_round_trips_and_position_numbers_name_the_same_moves(
     assert len(state.positions) == len({move.cell for move in state.legal_moves()})
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from([6, 20, 54]))
 def test_fast_playout_plays_legal_games_with_the_same_result(seed: int, size: int) -> None:
     record: list[tuple[int, int]] = []

@@ -13,6 +13,7 @@ from pbem.games.vasco import VascoState
 from pbem.games.vasco import reference as ref
 from pbem.games.vasco.geometry import cell_of
 from pbem.games.vasco.playout import random_playout
+from tests.conftest import examples
 
 VASCO = get_game("vasco")
 
@@ -57,7 +58,7 @@ def test_the_reference_refuses_a_tile_touching_no_tile() -> None:
     assert ((2, 1), 0) in legal  # a corner placement joined by its auto moves (Figure 3)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from([3, 5, 8, 12, 16]))
 def test_random_games_agree_with_the_reference(seed: int, size: int) -> None:
     """Every legal move (the reference tries every cell within 5 steps, far
@@ -76,7 +77,7 @@ def test_random_games_agree_with_the_reference(seed: int, size: int) -> None:
     assert game.over
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from([5, 8, 12, 16]))
 def test_random_playouts_are_legal_games_by_the_reference(seed: int, size: int) -> None:
     """The fast playout's moves, each placed tile touching the group, replay on

@@ -22,6 +22,7 @@ from pbem.games.vasco.search import (
     search_move,
     search_move_text,
 )
+from tests.conftest import examples
 
 VASCO = get_game("vasco")
 NO_LEGAL_MOVE_GAME = ("f0,0", "f1,-1", "f2,0")  # -size=5: Red cannot move after it
@@ -56,7 +57,7 @@ def random_state(seed: int, size: int, length: int) -> VascoState:
 # -- agreement with the clean API ------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     seed=st.integers(0, 2**32),
     size=st.sampled_from([2, 3, 5, 8, 20, 54]),
@@ -222,7 +223,7 @@ def test_random_move_draws_every_legal_move_equally_often(
 # -- copies ---------------------------------------------------------------------
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(seed=st.integers(0, 2**32), length=st.integers(0, 10))
 def test_playing_on_a_copy_leaves_the_original_unchanged(seed: int, length: int) -> None:
     state = random_state(seed, 54, length)
@@ -255,7 +256,7 @@ def test_playing_on_a_copy_leaves_the_original_unchanged(seed: int, length: int)
 # -- random games ---------------------------------------------------------------
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     seed=st.integers(0, 2**32),
     size=st.sampled_from([1, 2, 5, 13, 54]),
@@ -319,7 +320,7 @@ def wins_at_once(position: VascoSearchPosition, move: int) -> bool:
     return after.to_move is None and after.winner == mover
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     seed=st.integers(0, 2**32), size=st.sampled_from([5, 8, 12, 30, 54]), length=st.integers(0, 40)
 )

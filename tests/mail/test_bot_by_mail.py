@@ -8,9 +8,9 @@ from __future__ import annotations
 import random
 from email.message import EmailMessage
 
-from pbem.bots import BotWorker
 from pbem.games import get_game
 from pbem.store import Board
+from tests.conftest import BotWorkers
 from tests.mail.conftest import Door
 
 ANN = "ann@example.org"
@@ -29,31 +29,28 @@ def text_of(mail: EmailMessage) -> str:
     return str(body.get_content())
 
 
-def test_a_game_against_a_bot_by_mail_to_its_end(door: Door) -> None:
+def test_a_game_against_a_bot_by_mail_to_its_end(door: Door, bot_workers: BotWorkers) -> None:
     door.send(ANN, "signup ann annpass1")
     door.send(ANN, "vacu challenge ann easybot -size=5 -komi=3", "Let us see.")
     rng = random.Random(7)
-    worker = BotWorker(door.server, holder="mail test")
+    worker = bot_workers(door.server, "mail test")
     bot_moves = 0
-    try:
-        for _ in range(400):
-            row = board(door)
-            if row.status != "active":
-                break
-            if row.to_move == 0:
-                state = get_game("vacu").replay(
-                    get_game("vacu").options(size=5, komi=3), row.snapshot["moves"]
-                )
-                moves = state.legal_moves()
-                text = state.move_text(moves[int(rng.random() * len(moves))])
-                door.send(ANN, f"vacu move 1 ann annpass1 {text}#{row.version + 1}")
-            else:
-                assert worker.step() == 1
-                bot_moves += 1
+    for _ in range(400):
+        row = board(door)
+        if row.status != "active":
+            break
+        if row.to_move == 0:
+            state = get_game("vacu").replay(
+                get_game("vacu").options(size=5, komi=3), row.snapshot["moves"]
+            )
+            moves = state.legal_moves()
+            text = state.move_text(moves[int(rng.random() * len(moves))])
+            door.send(ANN, f"vacu move 1 ann annpass1 {text}#{row.version + 1}")
         else:
-            raise AssertionError("the game did not end in 400 turns")
-    finally:
-        worker.close()
+            assert worker.step() == 1
+            bot_moves += 1
+    else:
+        raise AssertionError("the game did not end in 400 turns")
     finished = board(door)
     assert finished.status == "finished" and bot_moves > 0
     sent = door.deliver()

@@ -14,7 +14,7 @@ from pbem.server.bot_turns import DRAW, MOVE, UNDO, answer, claim, play, release
 from pbem.store import Board, BotLease, User
 from pbem.store.boards import create_board
 from tests.server.test_commands import Clock, board_row, signup
-from tests.store.query_work import reads_of, statistics_as_autovacuum_keeps_them, work_of
+from tests.store.query_work import QueryWork
 
 BOTS = {"easybot": "easy", "mediumbot": "medium", "hardbot": "hard"}
 
@@ -167,7 +167,7 @@ def test_leases_expire_by_the_clock(server: Server, clock: Clock) -> None:
 
 
 def test_the_look_for_boards_waiting_for_a_bot_costs_the_same_among_many_boards(
-    engine: Engine, server: Server, clock: Clock
+    engine: Engine, server: Server, clock: Clock, query_work: QueryWork
 ) -> None:
     """The worker looks once a second: it walks the bots' active boards, not
     every active board (at 100,000 boards it took a tenth of a second each
@@ -186,9 +186,9 @@ def test_the_look_for_boards_waiting_for_a_bot_costs_the_same_among_many_boards(
             for number in range(count - len(costs) * 100):
                 pair = [people[number % 50], people[(number * 7 + 1) % 50]]
                 create_board(session, "vasco", [], pair, clock())
-        statistics_as_autovacuum_keeps_them(engine)
-        with reads_of(engine) as statements:
+        query_work.statistics_as_autovacuum_keeps_them(engine)
+        with query_work.reads_of(engine) as statements:
             [turn] = waiting(server)
         assert (turn.task, turn.board) == (MOVE, board)
-        costs.append(work_of(engine, statements))
+        costs.append(query_work.work_of(engine, statements))
     assert costs[1] < 1.5 * costs[0], costs

@@ -4,8 +4,6 @@ own process), mailed to the asker alone and kept for the board page."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from sqlalchemy import select
 
@@ -15,16 +13,15 @@ from pbem.server import Server
 from pbem.server import hints as hint_rules
 from pbem.server.command_text import read_challenge
 from pbem.store import HintRequest, OutboxMessage
+from tests.conftest import BotWorkers
 from tests.server.test_commands import Clock, signup
 
 SMALL = "-size=5 -komi=3"
 
 
 @pytest.fixture
-def worker(server: Server) -> Iterator[BotWorker]:
-    worker = BotWorker(server, holder="hint test")
-    yield worker
-    worker.close()
+def worker(server: Server, bot_workers: BotWorkers) -> BotWorker:
+    return bot_workers(server, "hint test")
 
 
 def hint_board(server: Server, flag: str = "--hints") -> None:

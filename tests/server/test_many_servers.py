@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import itertools
 import mailbox
-import multiprocessing
 import random
 from collections import Counter
 from datetime import datetime, timedelta
+from multiprocessing.context import SpawnContext
 from pathlib import Path
 from typing import Any
 
@@ -160,7 +160,7 @@ def outcome(url: str, maildir: Path) -> dict[str, Any]:
 
 
 def test_two_servers_on_one_database_do_each_thing_once(
-    engine: Engine, database_url: str, tmp_path: Path
+    engine: Engine, database_url: str, tmp_path: Path, spawn: SpawnContext
 ) -> None:
     alone_url = upgraded_sqlite(tmp_path / "alone.sqlite3")
     set_up(alone_url)
@@ -168,7 +168,7 @@ def test_two_servers_on_one_database_do_each_thing_once(
     alone = outcome(alone_url, tmp_path / "alone")
 
     set_up(database_url)
-    context = multiprocessing.get_context("spawn")
+    context = spawn
     barrier = context.Barrier(2)
     servers = [
         context.Process(target=run_script, args=(database_url, str(tmp_path / "both"), barrier))

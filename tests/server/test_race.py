@@ -3,9 +3,9 @@ database: it is played once, and the other copy gets the stale-move error."""
 
 from __future__ import annotations
 
-import multiprocessing
 import threading
 import time
+from multiprocessing.context import SpawnContext
 
 import pytest
 from sqlalchemy import Engine, event
@@ -25,11 +25,13 @@ def _handle(url: str, line: str, start: object, results: object) -> None:
     engine.dispose()
 
 
-def test_a_duplicated_move_racing_itself_is_played_once(engine: Engine, database_url: str) -> None:
+def test_a_duplicated_move_racing_itself_is_played_once(
+    engine: Engine, database_url: str, spawn: SpawnContext
+) -> None:
     server = CheckedServer(session_factory(engine), Clock())
     signup(server, "alice", "bob")
     server.handle("alice@example.org", "vasco challenge alice bob")
-    context = multiprocessing.get_context("spawn")
+    context = spawn
     start = context.Barrier(2)
     results = context.Queue()
     line = "vasco move 1 alice pw-alice a0,0#1"

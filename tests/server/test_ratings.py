@@ -17,7 +17,7 @@ from pbem.server.ratings import (
 )
 from pbem.store import Board, session_factory
 from tests.server.test_commands import Clock
-from tests.store.query_work import reads_of, statistics_as_autovacuum_keeps_them, work_of
+from tests.store.query_work import QueryWork
 
 NEW = Standing(1600, 0)
 
@@ -198,7 +198,7 @@ def test_rated_endings_at_once_all_count(engine: Engine) -> None:
 
 
 def test_looking_for_boards_to_rate_costs_the_same_among_many_finished_boards(
-    engine: Engine, clock: Clock
+    engine: Engine, clock: Clock, query_work: QueryWork
 ) -> None:
     """Every game's end, and the periodic job, look for finished boards not
     rated yet: a few pages of the index on (rated, status), however many
@@ -225,8 +225,8 @@ def test_looking_for_boards_to_rate_costs_the_same_among_many_finished_boards(
         made = count
         with engine.begin() as connection:
             connection.execute(insert(Board.__table__), rows)
-        statistics_as_autovacuum_keeps_them(engine)
-        with reads_of(engine) as reads, server.sessions.begin() as session:
+        query_work.statistics_as_autovacuum_keeps_them(engine)
+        with query_work.reads_of(engine) as reads, server.sessions.begin() as session:
             rate_finished_boards(session, clock())
-        work.append(work_of(engine, reads))
+        work.append(query_work.work_of(engine, reads))
     assert work[1] < 2 * work[0] + 10, work

@@ -23,7 +23,7 @@ from pbem.settings import Settings
 from pbem.store import Ending, Rating, User, session_factory
 from pbem.store.boards import boards_of, create_board, finish_board
 from pbem.web import create_app
-from tests.store.query_work import reads_of, statistics_as_autovacuum_keeps_them, work_of
+from tests.store.query_work import QueryWork
 
 NOW = datetime(2026, 11, 21, 9, 0)
 
@@ -169,7 +169,7 @@ def test_each_line_counts_the_players_active_boards_of_the_game(engine: Engine) 
 
 
 def test_counting_the_listed_players_active_boards_costs_the_same_after_years_of_games(
-    engine: Engine,
+    engine: Engine, query_work: QueryWork
 ) -> None:
     """The standings count each listed player's active boards through the
     active seats' index: 3,000 more boards the players finished long ago
@@ -197,10 +197,10 @@ def test_counting_the_listed_players_active_boards_costs_the_same_after_years_of
                 board = create_board(session, "trugo", [], pair, now)
                 finish_board(session, board, 0, "resigned", Ending.RESIGNATION, now)
         made = finished
-        statistics_as_autovacuum_keeps_them(engine)
-        with reads_of(engine) as reads, sessions() as session:
+        query_work.statistics_as_autovacuum_keeps_them(engine)
+        with query_work.reads_of(engine) as reads, sessions() as session:
             counts.append(active_counts(session, "trugo", ids))
-        work.append(work_of(engine, reads))
+        work.append(query_work.work_of(engine, reads))
     assert counts[0] == counts[1] == dict.fromkeys(ids, 4)
     # What it lists (40 players, 160 active seats) bounds what it reads, in
     # SQLite's steps or PostgreSQL's pages: the walk read every one of the
@@ -209,7 +209,7 @@ def test_counting_the_listed_players_active_boards_costs_the_same_after_years_of
 
 
 def test_the_inactive_section_costs_the_same_with_ten_times_the_recent_players(
-    engine: Engine,
+    engine: Engine, query_work: QueryWork
 ) -> None:
     """The Inactive section is read by the index of last play, from the
     stale players alone. It tested every rating of the game (3.9 ms on
@@ -238,11 +238,11 @@ def test_the_inactive_section_costs_the_same_with_ten_times_the_recent_players(
                     )
                 )
         made = players
-        statistics_as_autovacuum_keeps_them(engine)
-        with reads_of(engine) as reads, sessions() as session:
+        query_work.statistics_as_autovacuum_keeps_them(engine)
+        with query_work.reads_of(engine) as reads, sessions() as session:
             found = session.execute(section_query("vasco", "Inactive", now, 0, SECTION_SIZE))
             assert [userid for _, userid, _ in found] == ["p200", "p100", "p0"]
-        work.append(work_of(engine, reads))
+        work.append(query_work.work_of(engine, reads))
         with sessions() as session:  # and the whole standings still sort everyone right
             sections = standing_sections(session, "vasco", now)
         assert [line.userid for line in sections["Inactive"]] == ["p200", "p100", "p0"]

@@ -13,7 +13,7 @@ from pbem.settings import Settings
 from pbem.store import Board, BoardStatus, Ending, OutboxMessage, QueuedMove, User, Vote
 from pbem.store.boards import create_board
 from tests.server.test_commands import Clock, signup
-from tests.store.query_work import reads_of, statistics_as_autovacuum_keeps_them, work_of
+from tests.store.query_work import QueryWork
 
 
 def start(server: Server, extra: str = "") -> None:
@@ -161,7 +161,7 @@ def add_boards(server: Server, count: int, clock: Clock) -> None:
 
 
 def test_the_job_costs_what_is_due_not_what_exists(
-    engine: Engine, server: Server, clock: Clock
+    engine: Engine, server: Server, clock: Clock, query_work: QueryWork
 ) -> None:
     """As many statements at 10 boards as at 2,000, and as much work for the
     database in its reads (SQLite's planner once walked every active board
@@ -172,12 +172,12 @@ def test_the_job_costs_what_is_due_not_what_exists(
     for count in (10, 1990):
         add_boards(server, count, clock)
         clock.advance(hours=1)
-        statistics_as_autovacuum_keeps_them(engine)
+        query_work.statistics_as_autovacuum_keeps_them(engine)
         counter.reset()
-        with reads_of(engine) as reads:
+        with query_work.reads_of(engine) as reads:
             assert server.tick() == []  # nothing due
         costs.append(counter.statements)
-        work.append(work_of(engine, reads))
+        work.append(query_work.work_of(engine, reads))
     assert costs[0] == costs[1] <= 12
     assert work[1] < 2 * work[0] + 10, work  # (a walk: hundreds more)
 

@@ -77,3 +77,13 @@ def statistics_as_autovacuum_keeps_them(engine: Engine) -> None:
     if engine.dialect.name == "postgresql":
         with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
             connection.exec_driver_sql("VACUUM (ANALYZE)")
+
+
+class QueryWork:
+    """What the `query_work` fixture gives (tests/conftest.py): the helpers
+    above, for a test that measures a query among the many rows it made
+    first (tiered slow: making them takes seconds)."""
+
+    reads_of = staticmethod(reads_of)
+    work_of = staticmethod(work_of)
+    statistics_as_autovacuum_keeps_them = staticmethod(statistics_as_autovacuum_keeps_them)

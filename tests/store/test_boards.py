@@ -3,8 +3,8 @@ stale or illegal move changes nothing, and of two racing commands one wins."""
 
 from __future__ import annotations
 
-import multiprocessing
 from datetime import UTC, datetime
+from multiprocessing.context import SpawnContext
 
 import pytest
 from sqlalchemy import Engine, func, select
@@ -119,10 +119,10 @@ def _racer(url: str, board_id: int, text: str, start: object, results: object) -
 
 
 def test_two_processes_racing_on_one_board_never_both_apply(
-    engine: Engine, database_url: str
+    engine: Engine, database_url: str, spawn: SpawnContext
 ) -> None:
     sessions = session_factory(engine)
-    context = multiprocessing.get_context("spawn")
+    context = spawn
     for _ in range(3):
         with sessions.begin() as session:
             players = add_users(session, f"a{board_count(session)}", f"b{board_count(session)}")

@@ -4,10 +4,10 @@ thread that would wait for itself is told so at once."""
 
 from __future__ import annotations
 
-import multiprocessing
 import threading
 import time
 from collections.abc import Callable
+from multiprocessing.context import SpawnContext
 from pathlib import Path
 
 import pytest
@@ -37,10 +37,12 @@ def bump_many(path: str, times: int) -> None:
             session.execute(text("UPDATE c SET n = :n"), {"n": n + 1})
 
 
-def test_writers_in_threads_and_processes_never_overlap(tmp_path: Path) -> None:
+def test_writers_in_threads_and_processes_never_overlap(
+    tmp_path: Path, spawn: SpawnContext
+) -> None:
     path = tmp_path / "db.sqlite3"
     engine = counter_engine(path)
-    context = multiprocessing.get_context("spawn")
+    context = spawn
     processes = [context.Process(target=bump_many, args=(str(path), 40)) for _ in range(2)]
     threads = [threading.Thread(target=bump_many, args=(str(path), 40)) for _ in range(4)]
     started = time.monotonic()

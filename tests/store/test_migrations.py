@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import sqlite3
+from multiprocessing.context import SpawnContext
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +40,10 @@ def _upgrade(url: str, start: Any) -> None:
 
 @pytest.mark.parametrize("kind", ENGINES)
 def test_servers_starting_at_once_upgrade_a_new_database_in_turn(
-    kind: str, request: pytest.FixtureRequest, tmp_path: Path
+    kind: str, request: pytest.FixtureRequest, tmp_path: Path, spawn: SpawnContext
 ) -> None:
     url = empty_database_url(kind, request, tmp_path)
-    context = multiprocessing.get_context("spawn")
+    context = spawn
     start = context.Barrier(3)
     servers = [context.Process(target=_upgrade, args=(url, start)) for _ in range(3)]
     for process in servers:

@@ -8,19 +8,21 @@ import threading
 
 from playwright.sync_api import expect
 
-from pbem.bots import BotWorker
+from tests.conftest import BotWorkers
 from tests.web.browser import UI, LiveSite
 from tests.web.test_browser import type_move
 
 
-def test_a_bot_challenged_on_the_web_answers_on_the_open_page(ui: UI, live: LiveSite) -> None:
+def test_a_bot_challenged_on_the_web_answers_on_the_open_page(
+    ui: UI, live: LiveSite, bot_workers: BotWorkers
+) -> None:
     ann = ui.player("ann")
     ann.signup()
     board_id = ann.challenge("vacu", "easybot", "-size=5 -komi=3")
     expect(ann.page.locator("body")).to_contain_text("easybot")
     ann.expect_my_turn()
     stop = threading.Event()
-    worker = BotWorker(live.server, holder="browser test")
+    worker = bot_workers(live.server, "browser test")
     thread = threading.Thread(target=worker.run, args=(stop, 0.2), name="bots")
     thread.start()
     try:
