@@ -295,3 +295,14 @@ def test_offline_commands_do_not_load_the_server(processes: Processes) -> None:
         check=True,
     )
     assert done.stdout.strip() == "False"
+
+
+def test_the_rules_and_the_server_load_no_compiled_code(processes: Processes) -> None:
+    """numba and numpy (half a second to import) come with a search's first
+    position, not with the rules: every `pbem receive` and `pbem send` of a
+    mail, one process each, imports the server."""
+    probe = (
+        "import sys, pbem.games, pbem.server; print(sorted({'numba', 'numpy'} & set(sys.modules)))"
+    )
+    done = processes.run([sys.executable, "-c", probe], text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -18,7 +18,6 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..base import IllegalMove, MoveButton, MoveRecord, MoveSyntaxError, Options, Result, State
-from . import compiled
 from .board import BLACK, EMPTY, WHITE, Board
 from .notation import BUTTON, COLOUR, COLOUR_WORDS, COLUMNS, KOMI, PASS, STONE, STONE_LETTERS
 from .score import score
@@ -379,7 +378,12 @@ class VacuState(State[VacuMove]):
 
     def search_position(self) -> VacuSearchPosition:
         """This position for search, in any phase (the komi step offers komi
-        -size .. +size only; see `search.py`); the game must not be over."""
+        -size .. +size only; see `search.py`); the game must not be over.
+        The compiled random games are imported here, at a search's first
+        position: numba and numpy take half a second to import, which every
+        `pbem receive` paid for nothing."""
+        from . import compiled
+
         if compiled.AVAILABLE:  # the same games, their random ones compiled
             return compiled.CompiledPosition.from_state(self)
         return VacuSearchPosition.from_state(self)
