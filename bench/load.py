@@ -65,6 +65,8 @@ from sqlalchemy import Engine, MetaData, Table, create_engine, func, inspect, se
 
 from pbem.games import get_game
 from pbem.server import Server
+from pbem.server.passwords import set_cost
+from pbem.settings import load_settings
 from pbem.store import ApiToken, User, make_engine, session_factory, upgrade
 
 GAMES = ("vasco", "trugo", "vacu", "convacu")
@@ -1301,6 +1303,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--clients, --seconds and --mails must be positive")
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, on_sigterm)
+    set_cost(*load_settings().argon2_cost)  # the users it signs up, as the server it starts
     print(
         f"bench.load: {os.cpu_count()} CPUs, Python {platform.python_version()}, "
         f"game {args.game}, {args.clients} clients, {args.seconds:g} s a phase "

@@ -120,9 +120,12 @@ def test_the_same_seed_gives_the_same_analysis(how: Settings) -> None:
 
 @pytest.mark.parametrize("how", [Settings(solver=False), RAVE], ids=["plain", "rave"])
 def test_keeps_to_its_time_budget(how: Settings) -> None:
-    started = time.perf_counter()
+    """A search of 0.2 s stops near then: it reads the clock, and its CPU
+    (which other processes on the machine cannot stretch, as they can the
+    wall time the test would see) stays within the budget and a margin."""
+    started = time.process_time()
     analysis = search(TicTacToe(), Budget(seconds=0.2), random.Random(1), how)
-    assert time.perf_counter() - started < 0.5
+    assert time.process_time() - started < 0.5
     assert analysis.iterations > 0
 
 
