@@ -62,12 +62,14 @@ def start(
     settings: dict[str, str] | None = None,
 ) -> subprocess.Popen[str]:
     """`pbem serve` in `tmp_path` with `workers` web processes (and any
-    other `settings`, PBEM_... variables)."""
+    other `settings`, PBEM_... variables), and no bots: their search
+    process costs seconds of CPU at start, and no test here plays them."""
     env = processes.env(
         database_url=f"sqlite:///{tmp_path}/pbem.sqlite3",
         web_port=str(web_port),
         smtp_port=str(free_port()),
         web_workers=str(workers),
+        bot_processes="0",
     )
     if key:
         env["PBEM_SECRET_KEY"] = "w" * 40
@@ -283,9 +285,7 @@ def test_a_stop_does_not_wait_for_an_open_board_pages_stream(
     stream's lifetime, and the page's connection is closed, not cut."""
     a_board(tmp_path)
     web_port = free_port()
-    # (no bots: a fresh checkout's first bot search process compiles its
-    # code for seconds, and a stop waits for it; that is not this test's)
-    server = start(processes, tmp_path, web_port, workers, settings={"PBEM_BOT_PROCESSES": "0"})
+    server = start(processes, tmp_path, web_port, workers)
     try:
         wait_for(lambda: get(f"http://127.0.0.1:{web_port}/vasco/1")[0] == 200)
         page, head = open_stream(web_port)
@@ -444,7 +444,7 @@ def test_live_streams_do_not_count_as_load(processes: Processes, tmp_path: Path)
     (counting them, the worker without streams took all 8)."""
     a_board(tmp_path)
     web_port = free_port()
-    with serving(processes, tmp_path, web_port, 2, settings={"PBEM_BOT_PROCESSES": "0"}) as server:
+    with serving(processes, tmp_path, web_port, 2) as server:
         first, second = workers = taking_workers(server, web_port)
         with not_taking(second):
             streams = [open_stream(web_port)[0] for _ in range(8)]
