@@ -109,6 +109,10 @@ def test_two_processes_take_turns() -> None:
         processes = [Process(sock, loads, 0), Process(sock, loads, 1)]
         for process in processes:
             process.start()
+        deadline = time.monotonic() + 10  # both taking before any arrives (a busy machine
+        while NOT_TAKING in loads:  # may start one thread late; the other takes all then)
+            assert time.monotonic() < deadline, "an acceptor never started"
+            time.sleep(0.01)
         clients = [socket.create_connection(sock.getsockname()) for _ in range(32)]
         try:
             deadline = time.monotonic() + 10
