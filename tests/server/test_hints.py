@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from pbem.bots import BotWorker
 from pbem.games import get_game
-from pbem.server import Server
+from pbem.server import Server, bot_turns
 from pbem.server import hints as hint_rules
 from pbem.server.command_text import read_challenge
 from pbem.store import HintRequest, OutboxMessage
@@ -62,16 +62,16 @@ def test_a_hint_is_answered_once_to_the_asker_alone(server: Server, clock: Clock
         server.handle("bob@example.org", "vacu hint 1 bob pw-bob") == []
     )  # the answer comes later
     server.handle("bob@example.org", "vacu hint 1 bob pw-bob")  # asked twice: one question
-    [question] = hint_rules.open_hints(server)
+    [question] = bot_turns.open_hints(server)
     assert question.moves == ("C3",)
-    assert hint_rules.latest_hint(server, 1, "bob", 1) == ""  # being worked out
-    assert hint_rules.claim_hint(server, question, 30)
-    assert not hint_rules.claim_hint(server, question, 30)  # one worker at a time
-    assert hint_rules.open_hints(server) == []
+    assert server.latest_hint(1, "bob", 1) == ""  # being worked out
+    assert bot_turns.claim_hint(server, question, 30)
+    assert not bot_turns.claim_hint(server, question, 30)  # one worker at a time
+    assert bot_turns.open_hints(server) == []
     suggestions = [hint_rules.Suggestion("D4", 0.61, 120), hint_rules.Suggestion("B2", 0.5, 80)]
-    hint_rules.answer(server, question, suggestions, 400)
-    hint_rules.answer(server, question, suggestions, 400)  # a late second answer: ignored
-    text = hint_rules.latest_hint(server, 1, "bob", 1)
+    bot_turns.answer_hint(server, question, suggestions, 400)
+    bot_turns.answer_hint(server, question, suggestions, 400)  # a late second answer: ignored
+    text = server.latest_hint(1, "bob", 1)
     assert text is not None and "1. D4: 61% to win (120 playouts)" in text
     assert "from 400 playouts" in text and "White (O) to move" in text
     with server.sessions() as session:
@@ -79,23 +79,23 @@ def test_a_hint_is_answered_once_to_the_asker_alone(server: Server, clock: Clock
             select(OutboxMessage).where(OutboxMessage.subject == "Vacu Board 1 hint")
         ).all()
     assert [mail.recipients for mail in mails] == [["bob@example.org"]]
-    assert hint_rules.latest_hint(server, 1, "ann", 1) is None  # ann asked nothing
+    assert server.latest_hint(1, "ann", 1) is None  # ann asked nothing
 
 
 def test_a_claim_that_ran_out_is_taken_again(server: Server, clock: Clock) -> None:
     hint_board(server)
     server.handle("ann@example.org", "vacu hint 1 ann pw-ann")
-    [question] = hint_rules.open_hints(server)
-    assert hint_rules.claim_hint(server, question, 30)
+    [question] = bot_turns.open_hints(server)
+    assert bot_turns.claim_hint(server, question, 30)
     clock.advance(seconds=31)
-    assert hint_rules.open_hints(server) == [question]
+    assert bot_turns.open_hints(server) == [question]
 
 
 def test_the_worker_answers_with_legal_moves_best_first(server: Server, worker: BotWorker) -> None:
     hint_board(server)
     server.handle("ann@example.org", "vacu hint 1 ann pw-ann")
     assert worker.step() == 1
-    text = hint_rules.latest_hint(server, 1, "ann", 0)
+    text = server.latest_hint(1, "ann", 0)
     assert text
     state = get_game("vacu").start(["-size=5", "-komi=3"])
     legal = {state.move_text(move) for move in state.legal_moves()}

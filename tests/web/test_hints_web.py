@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from pbem.server import Server
+from pbem.server import Server, bot_turns
 from pbem.server import hints as hint_rules
 from tests.web.test_api import bearer, make_token
 from tests.web.test_api import client as client
@@ -17,9 +17,9 @@ __all__ = ["server"]
 
 def answer_the_question(server: Server) -> None:
     """What the bot worker does, with a made-up analysis (its search is tested elsewhere)."""
-    [question] = hint_rules.open_hints(server)
-    assert hint_rules.claim_hint(server, question, 30)
-    hint_rules.answer(server, question, [hint_rules.Suggestion("C3", 0.7, 90)], 300)
+    [question] = bot_turns.open_hints(server)
+    assert bot_turns.claim_hint(server, question, 30)
+    bot_turns.answer_hint(server, question, [hint_rules.Suggestion("C3", 0.7, 90)], 300)
 
 
 def test_a_hint_on_the_board_page(server: Server) -> None:

@@ -28,7 +28,7 @@ from typing import Any
 from ..ai.decide import DRAW_LOOK, HINT_LOOK, Decision, analyse, choose_move, takes_draw
 from ..ai.levels import level_named
 from ..ai.mcts import Analysis
-from ..server import Server, hints
+from ..server import Server, bot_turns, hints
 from ..server.bot_turns import DRAW, UNDO, BotTurn, answer, claim, play, release, resign, waiting
 
 log = logging.getLogger("pbem.bots")
@@ -97,7 +97,7 @@ class BotWorker:
         """One pass: every waiting board this worker can claim, `processes`
         at a time; how many turns were played or answered."""
         turns = waiting(self.server, limit=max(4, 2 * self.processes))
-        questions = hints.open_hints(self.server, limit=max(2, self.processes))
+        questions = bot_turns.open_hints(self.server, limit=max(2, self.processes))
         if threads is None or self.processes == 1:
             done = sum(self.take(turn) for turn in turns)
             return done + sum(self.hint(question) for question in questions)
@@ -105,10 +105,10 @@ class BotWorker:
         futures += [threads.submit(self.hint, question) for question in questions]
         return sum(future.result() for future in futures)
 
-    def hint(self, question: hints.HintTurn) -> int:
+    def hint(self, question: bot_turns.HintTurn) -> int:
         """Answer one player's question about a board; 1 when answered."""
         lease = (HINT_LOOK.seconds or 0.0) + SLACK
-        if not hints.claim_hint(self.server, question, lease):
+        if not bot_turns.claim_hint(self.server, question, lease):
             return 0
         try:
             analysis = self._think(
@@ -121,7 +121,7 @@ class BotWorker:
         suggestions = [
             hints.Suggestion(c.move, c.win_rate, c.visits, c.proven) for c in analysis.candidates
         ]
-        hints.answer(self.server, question, suggestions, analysis.iterations)
+        bot_turns.answer_hint(self.server, question, suggestions, analysis.iterations)
         return 1
 
     def take(self, turn: BotTurn) -> int:

@@ -30,8 +30,8 @@ from .accounts import (
     user_named,
 )
 from .board_mail import board_body, subject, view_in
-from .command_text import CHANGE_FORM
-from .context import Context, game_named, login, seat_of
+from .command_text import CHANGE_FORM, game_named
+from .context import Context, login, seat_of
 from .errors import CONFLICT, FORBIDDEN, CommandError
 from .footers import stop_token
 from .lifecycle import end_by_resignation

@@ -15,13 +15,13 @@ from sqlalchemy import delete, select, update
 
 from ..games.base import Game, MoveError, MoveSyntaxError, OptionError, State
 from ..store import Board, ChatLine, PendingMove, User
-from ..store.boards import StaleBoard, apply_move, create_board, rebuild
+from ..store.boards import StaleBoard, apply_move, create_board, players_of, rebuild
 from . import commands, hints, turns, votes
 from .accounts import (
     main_address,
     user_named,
 )
-from .board_mail import players_of, send_board, subscribers
+from .board_mail import send_board, subscribers
 from .command_text import MAX_DAYS
 from .context import (
     Context,

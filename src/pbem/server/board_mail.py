@@ -30,10 +30,6 @@ if TYPE_CHECKING:
 RECENT_MOVES = 20  # the move list shows the last ones; `show` on the web has them all
 
 
-def players_of(board: Board) -> list[str]:
-    return [player.user.userid for player in board.players]
-
-
 def view_in(session: Session, board: Board) -> BoardView:
     """The board's view as this transaction sees it, the command's own
     changes included."""

@@ -1,6 +1,7 @@
 """The bots' side of the server: which boards wait for a bot, a lease so
 that one worker at a time thinks about a board, and the commands a bot
-sends once it has decided.
+sends once it has decided; and the hints players asked (hints.py), which a
+bot worker claims and answers the same way.
 
 A bot is a user with a `bot_level`. It never thinks inside a command: the
 bot worker (`bots/`) asks `waiting` what to do, `claim`s a board, searches
@@ -18,16 +19,24 @@ resigns a game it has proven lost.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, exists, select
+from sqlalchemy import and_, delete, exists, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 
-from ..store import Board, BoardPlayer, BoardStatus, BotLease, User, Vote
+from ..games import get_game
+from ..store import Board, BoardPlayer, BoardStatus, BotLease, HintRequest, User, Vote
+from ..store.boards import rebuild
+from ..store.database import rows_changed
+from .accounts import main_address
 from .commands import Accept, Move, Reject, Resign
+from .footers import with_footers
+from .hints import Suggestion, hint_text
+from .messages import Reply, queue_messages
 from .service import Server
 
 log = logging.getLogger("pbem.bots")
@@ -169,3 +178,81 @@ def _run(server: Server, turn: BotTurn, command: Accept | Reject | Move | Resign
         log.info("bot %s on board %d: %s", turn.bot, turn.board, refusals[0])
         return refusals[0]
     return None
+
+
+# Hints: questions a player asked the engine (hints.py), answered by a bot worker.
+
+
+@dataclass(frozen=True)
+class HintTurn:
+    """A question waiting for the engine: the board's record up to it."""
+
+    id: int
+    board: int
+    game: str
+    options: dict[str, object]
+    moves: tuple[str, ...]
+
+
+def open_hints(server: Server, limit: int = 10) -> list[HintTurn]:
+    """Questions not answered and not being worked on, oldest first."""
+    now = server.clock()
+    with server.reads() as session:
+        rows = session.execute(
+            select(HintRequest, Board)
+            .join(Board, Board.id == HintRequest.board_id)
+            .where(
+                HintRequest.answered_at.is_(None),
+                or_(HintRequest.claimed_until.is_(None), HintRequest.claimed_until <= now),
+            )
+            .order_by(HintRequest.id)
+            .limit(limit)
+        ).all()
+        return [
+            HintTurn(
+                request.id,
+                board.id,
+                board.game,
+                dict(board.options),
+                tuple(board.snapshot["moves"][: request.version]),
+            )
+            for request, board in rows
+        ]
+
+
+def claim_hint(server: Server, turn: HintTurn, seconds: float) -> bool:
+    """Take the question for `seconds`; False when another worker has it."""
+    now = server.clock()
+    with server.sessions.begin() as session:
+        taken = session.execute(
+            update(HintRequest)
+            .where(
+                HintRequest.id == turn.id,
+                HintRequest.answered_at.is_(None),
+                or_(HintRequest.claimed_until.is_(None), HintRequest.claimed_until <= now),
+            )
+            .values(claimed_until=now + timedelta(seconds=seconds))
+        )
+        return rows_changed(taken) == 1
+
+
+def answer_hint(
+    server: Server, turn: HintTurn, suggestions: Sequence[Suggestion], playouts: int
+) -> None:
+    """Keep the answer and mail it to the asker (unless their mail is off)."""
+    now = server.clock()
+    with server.sessions.begin() as session:
+        request = session.get_one(HintRequest, turn.id)
+        if request.answered_at is not None:
+            return  # another worker answered first
+        board = session.get_one(Board, turn.board)
+        user = session.get_one(User, request.user_id)
+        state = rebuild(board, request.version)
+        text = hint_text(board.id, request.version, state.status_line(), suggestions, playouts)
+        request.answer = text
+        request.answered_at = now
+        address = main_address(user)
+        if address is not None and user.mail_preference != "none":
+            reply = Reply()
+            reply.send(address, f"{get_game(board.game).title} Board {board.id} hint", text)
+            queue_messages(session, with_footers(session, reply.messages), now, None)

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from ..games.base import Game
 from ..store import Board, User
-from ..store.boards import boards_of, rebuild
+from ..store.boards import boards_of, players_of, rebuild
 from . import commands
 from .accounts import main_address
-from .board_mail import players_of, quoted, starred
+from .board_mail import quoted, starred
 from .context import Context, login, seat_of
 from .lifecycle import can_decline, end_by_resignation
 from .ratings import rating_row

@@ -13,11 +13,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..games import get_game
 from ..games.base import Game, is_option
 from . import commands
-from .context import game_named
 from .errors import CommandError, UnfinishedMove
 from .help_subjects import HELP_SUBJECTS
+
+
+def game_named(name: str) -> Game:
+    """The game a command names; an unknown name is a CommandError listing
+    the games there are."""
+    try:
+        return get_game(name)
+    except KeyError as error:
+        raise CommandError(str(error.args[0])) from None
+
 
 # What reads a command's words (after its command word, and for a game
 # command after the game's name too), given the body as its comment.

@@ -10,7 +10,6 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from ..games import get_game
 from ..games.base import Game
 from ..store import Board, User
 from .accounts import authenticate, find_address, find_user, main_address
@@ -49,13 +48,6 @@ def login(ctx: Context, userid: str, password: str | None) -> User:
     if ctx.trusted_user is not None and userid.lower() == ctx.trusted:
         return ctx.trusted_user
     return authenticate(ctx.session, userid, password or "", ctx.sender)
-
-
-def game_named(name: str) -> Game:
-    try:
-        return get_game(name)
-    except KeyError as error:
-        raise CommandError(str(error.args[0])) from None
 
 
 def board_of(ctx: Context, game: Game, number: int) -> Board:

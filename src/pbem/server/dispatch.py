@@ -19,7 +19,8 @@ from . import (
     view_commands,
 )
 from .board_commands import ON_BOARD, challenge
-from .context import Context, game_named
+from .command_text import game_named
+from .context import Context
 from .errors import CommandError
 from .registry import ACCOUNT_VERBS, ACCOUNT_WORDS, GAME_VERBS, GAME_WORDS
 

@@ -12,9 +12,9 @@ from sqlalchemy import delete, select
 from ..games import get_game
 from ..games.base import MoveError, State
 from ..store import Board, BoardStatus, Ending, PendingMove, QueuedMove, Vote
-from ..store.boards import apply_move, finish_board, rebuild
+from ..store.boards import apply_move, finish_board, players_of, rebuild
 from .accounts import main_address
-from .board_mail import players_of, send_board
+from .board_mail import send_board
 from .context import Context
 from .errors import CONFLICT, CommandError
 

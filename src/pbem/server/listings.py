@@ -15,8 +15,7 @@ from sqlalchemy.orm import Session, defer, lazyload, selectinload
 from ..games import GAMES, get_game
 from ..games.base import Options, State
 from ..store import Board, BoardPlayer, BoardStatus, Rating, RatingEvent, User
-from ..store.boards import options_of
-from .board_mail import players_of
+from ..store.boards import options_of, players_of
 from .board_view import BoardView
 
 FILTERS = ("active", "finished", "mine", "awaiting")

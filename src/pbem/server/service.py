@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ..store import ProcessedMessage, User, reading
 from ..store.boards import StaleBoard, finished_here
 from ..store.database import GroupCommit, statements
+from . import hints
 from .accounts import authenticate, find_user
 from .board_mail import board_body, subject
 from .board_view import BoardViews, read_view
@@ -400,6 +401,12 @@ class Server:
         with self.reads() as session:
             user = find_user(session, userid)
             return None if user is None else user.session_generation
+
+    def latest_hint(self, board: int, userid: str, version: int) -> str | None:
+        """The newest answered hint `userid` asked on `board` at `version`;
+        "" while one is being worked out; None when they asked none."""
+        with self.reads() as session:
+            return hints.latest_hint(session, board, userid, version)
 
     def end_sessions(self, userid: str) -> None:
         """Void every web session of this player (logging out)."""

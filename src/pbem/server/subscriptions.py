@@ -16,9 +16,9 @@ from ..games import get_game
 from ..games.base import Game
 from ..store import Board, BoardStatus, Subscription, User
 from ..store import SubscriptionKind as Kind
+from ..store.boards import players_of
 from . import commands
 from .accounts import main_address
-from .board_mail import players_of
 from .command_text import MAX_TARGETS
 from .context import Context, board_of, login
 from .errors import CommandError

@@ -45,12 +45,13 @@ from ..store.boards import (
     NAG_EVERY,
     finished_here,
     forfeit_time,
+    players_of,
     rebuild,
     reschedule,
     time_used,
 )
 from .accounts import main_address
-from .board_mail import board_body, players_of, view_in
+from .board_mail import board_body, view_in
 from .context import Context
 from .footers import with_footers
 from .lifecycle import can_decline, end_board, loss_of

@@ -17,7 +17,8 @@ from .accounts import (
     user_named,
 )
 from .board_mail import board_body, subject, view_in
-from .context import Context, board_of, game_named, login, seat_of, sender_account
+from .command_text import game_named
+from .context import Context, board_of, login, seat_of, sender_account
 from .errors import CONFLICT, MALFORMED, CommandError
 from .help_subjects import HELP_SUBJECTS
 from .listings import LISTED, board_line

@@ -13,10 +13,10 @@ from sqlalchemy import select
 from ..games import get_game
 from ..games.base import Game
 from ..store import Board, Ending, User, Vote
-from ..store.boards import take_back
+from ..store.boards import players_of, take_back
 from . import commands
 from .accounts import main_address
-from .board_mail import players_of, quoted, send_board, starred, subscribers
+from .board_mail import quoted, send_board, starred, subscribers
 from .context import Context, board_of, login, seat_of
 from .errors import CONFLICT, CommandError
 from .lifecycle import active_state, clear_votes, end_board

@@ -343,3 +343,8 @@ def awaits(board: Board, user_id: int) -> bool:
         and seat is not None
         and board.players[seat].user_id == user_id
     )
+
+
+def players_of(board: Board) -> list[str]:
+    """The board's players' userids, by seat."""
+    return [player.user.userid for player in board.players]

@@ -36,7 +36,7 @@ from starlette.routing import Match
 
 from ..games import GAMES, get_game
 from ..games.base import Game
-from ..server import Server, api_tokens, commands, hints, listings
+from ..server import Server, api_tokens, commands, listings
 from ..server.accounts import find_user
 from ..server.board_view import BoardView, Ending
 from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandError
@@ -681,7 +681,7 @@ def hint(request: Request, game: GamePath, board_id: BoardId, token: Token) -> H
     server = server_of(request)
     userid = token.owner(server)
     view = view_or_404(server, game_or_404(game), board_id)
-    text = hints.latest_hint(server, board_id, userid, view.version)
+    text = server.latest_hint(board_id, userid, view.version)
     if text is None:
         raise HTTPException(
             404, f"You asked no hint about board {board_id} as it is now: POST .../hint asks."

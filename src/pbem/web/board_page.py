@@ -11,7 +11,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..games import get_game
-from ..server import commands, hints, listings
+from ..server import commands, listings
 from ..server.board_view import BoardView, ChatSaid, Ending
 from ..server.errors import CommandError
 from ..server.messages import Effect
@@ -102,7 +102,7 @@ def board_view(
     my_turn = view.active and seat is not None and shown == latest and state.to_move == seat
     hint = None
     if view.hints and seat is not None and userid is not None:
-        hint = hints.latest_hint(server, board_id, userid, latest)
+        hint = server.latest_hint(board_id, userid, latest)
     waiting = None
     if userid is not None:
         with server.reads() as session:
@@ -185,7 +185,7 @@ def poll(
         return Response(status_code=200, headers={"HX-Refresh": "true"})
     userid = current_userid(request)
     waited = hint == "pending" and userid is not None
-    if waited and hints.latest_hint(server, board_id, str(userid), version):
+    if waited and server.latest_hint(board_id, str(userid), version):
         return Response(status_code=200, headers={"HX-Refresh": "true"})
     if revision is not None and revision != view.revision:
         fragment = TEMPLATES.get_template("_record_update.html").render(
