@@ -51,7 +51,7 @@ format: $(STAMP)
 
 # The command table in docs/commands.md, from the registry of commands.
 docs: $(STAMP)
-	$(PY) -c 'from pathlib import Path; from pbem.server.registry import write_listing; write_listing(Path("docs/commands.md"))'
+	$(PY) -c 'from pathlib import Path; from pbem.server.language.registry import write_listing; write_listing(Path("docs/commands.md"))'
 
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'

@@ -65,7 +65,7 @@ from sqlalchemy import Engine, MetaData, Table, create_engine, func, inspect, se
 
 from pbem.games import get_game
 from pbem.server import Server
-from pbem.server.passwords import set_cost
+from pbem.server.players.passwords import set_cost
 from pbem.settings import load_settings
 from pbem.store import ApiToken, User, make_engine, session_factory, upgrade
 

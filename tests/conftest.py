@@ -30,7 +30,8 @@ from hypothesis import settings as hypothesis_settings
 from sqlalchemy import Engine
 
 from pbem.bots import BotWorker
-from pbem.server import Server, passwords
+from pbem.server import Server
+from pbem.server.players import passwords
 from pbem.store import make_engine
 from tests.databases import (
     drop_postgresql,
@@ -282,8 +283,8 @@ def query_work() -> QueryWork:
 
 @pytest.fixture(autouse=True)
 def _fresh_password_failures() -> None:
-    """Each test starts with no wrong passwords counted (server/throttle.py
+    """Each test starts with no wrong passwords counted (server/players/throttle.py
     counts them per process, and many tests send wrong ones on purpose)."""
-    from pbem.server.throttle import forget_failures
+    from pbem.server.players.throttle import forget_failures
 
     forget_failures()

@@ -592,7 +592,7 @@ def test_command_reference_examples_run(tmp_path: Path) -> None:
 
 
 def test_ratings_document_examples_are_the_formulas() -> None:
-    from pbem.server.ratings import Standing, after_game, established_change
+    from pbem.server.players.ratings import Standing, after_game, established_change
 
     text = " ".join((ROOT / "docs" / "ratings.md").read_text(encoding="utf-8").split())
     new = Standing(1600, 0)
@@ -610,7 +610,7 @@ def test_ratings_document_examples_are_the_formulas() -> None:
 def test_every_command_is_in_the_reference_and_the_help() -> None:
     """The registry names every command once; `help` and the table in
     docs/commands.md are made from it, and each command has its section."""
-    from pbem.server.registry import ACCOUNT_VERBS, GAME_VERBS, command_list, with_listing
+    from pbem.server.language.registry import ACCOUNT_VERBS, GAME_VERBS, command_list, with_listing
 
     reference = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
     assert with_listing(reference) == reference, "docs/commands.md is behind: run `make docs`"
@@ -626,7 +626,7 @@ def test_every_command_is_in_the_reference_and_the_help() -> None:
 
 
 def test_the_documented_reply_cap_is_the_servers() -> None:
-    from pbem.server.reply_cap import REPLIES_PER_HOUR
+    from pbem.server.mailing.reply_cap import REPLIES_PER_HOUR
 
     for name in ("operations.md", "commands.md"):
         text = one_line((ROOT / "docs" / name).read_text(encoding="utf-8"))

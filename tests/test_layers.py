@@ -1,71 +1,164 @@
-"""Dependencies point one way (../shared/DESIGN.md): the doors (`web`,
-`mail`, `cli`) and the bot worker (`bots`) go through `server`; `server`
-uses `store` and `games`; the search (`ai`) uses only `games`; `games`
-imports nothing else of pbem. Checked on the source, so a stray
-import fails here before it tangles anything."""
+"""Dependencies point one way (docs/design.md), checked on the source so a
+stray import fails here before it tangles anything.
+
+Between the packages of `src/pbem/`: the doors (`web`, `mail`, `cli`) and
+the bot worker (`bots`) go through `server`; `server` uses `store` and
+`games`; the search (`ai`) uses only `games`; `games` imports nothing else
+of pbem; `host` runs the processes and may start anything; nothing but
+`cli` imports `host`. Inside `server/`, its sub-packages and loose modules
+are ranked: each imports only what ranks below it."""
 
 from __future__ import annotations
 
 import ast
+import shutil
 from pathlib import Path
 
 import pytest
 
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "pbem"
 
+# What each package of pbem may import of the others (beyond itself).
+MAY_IMPORT: dict[str, set[str]] = {
+    "games": set(),
+    "store": {"games"},
+    "server": {"games", "store"},
+    "ai": {"games"},
+    "bots": {"ai", "server"},
+    # the outbox is mail's own queue: delivery reads it and marks it sent
+    "mail": {"games", "server", "store", "settings"},
+    "web": {"games", "server", "settings"},
+    "host": {"bots", "mail", "server", "settings", "store", "web"},
+    "cli": {"__version__", "bots", "games", "host", "mail", "server", "settings", "store"},
+    "settings": set(),
+}
+LOOSE = {"__init__", "cli", "settings"}  # the only modules at the top of src/pbem
 
-def pbem_imports(path: Path) -> set[str]:
-    """The pbem packages a module imports (its first part: `store`, ...)."""
-    package = path.relative_to(SOURCE).parts[:-1]
+# server/'s parts, lowest first: each may import only parts of lower ranks.
+SERVER_RANKS: list[set[str]] = [
+    {"errors"},  # the error every command raises
+    {"players", "views"},  # accounts, passwords, ratings; the read side
+    {"language"},  # commands, their words, the registry, what a command produces
+    {"context"},  # what every command works with
+    {"mailing"},  # board mails, the game's story, footers, subscriptions
+    {"boards"},  # a board's life: challenges, moves, votes, the tick
+    {"runners"},  # what each command does
+    {"dispatch"},  # from a command to its runner
+    {"service"},  # the Server front
+    {"api_tokens", "bot_turns"},  # lanes on the front: tokens, the bots' side
+    {"warm_up", "__init__"},  # a web process made ready; the package's face
+]
+
+
+def imported_modules(path: Path, source: Path) -> set[str]:
+    """The pbem modules (or packages) a file imports, as dotted names under
+    pbem (`server.views.board_view`, `store`), relative imports resolved."""
+    module = list(path.relative_to(source).with_suffix("").parts)
+    package = module if module[-1] == "__init__" else module[:-1]
+    if package and package[-1] == "__init__":
+        package = package[:-1]
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
             if node.level == 0:
                 parts = (node.module or "").split(".")
-                if parts[0] == "pbem" and len(parts) > 1:
-                    found.add(parts[1])
-                continue
-            base = list(package[: len(package) - (node.level - 1)])
-            parts = [*base, *(node.module.split(".") if node.module else [])]
+                if parts[0] != "pbem":
+                    continue
+                parts = parts[1:]
+            else:
+                parts = package[: len(package) - (node.level - 1)]
+                parts = [*parts, *(node.module.split(".") if node.module else [])]
             if parts:
-                found.add(parts[0])
-            else:  # `from .. import x` at the top: x is the package
-                found.update(alias.name for alias in node.names)
+                found.add(".".join(parts))
+            found.update(".".join([*parts, alias.name]) for alias in node.names)
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 parts = alias.name.split(".")
                 if parts[0] == "pbem" and len(parts) > 1:
-                    found.add(parts[1])
+                    found.add(".".join(parts[1:]))
     return found
 
 
-FORBIDDEN = {
-    "games": {"server", "store", "web", "mail", "cli", "serve", "ai", "bots"},
-    "store": {"server", "web", "mail", "cli", "serve", "ai", "bots"},
-    "server": {"web", "mail", "cli", "serve", "ai", "bots"},
-    "web": {"store", "mail", "ai", "bots"},
-    "mail": {"ai", "bots"},
-    # the search knows only the rules; the bot worker goes through the server
-    "ai": {"server", "store", "web", "mail", "cli", "serve", "bots"},
-    "bots": {"store", "web", "mail", "cli", "serve"},
-}
+def existing(name: str, source: Path) -> bool:
+    path = source.joinpath(*name.split("."))
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
 
 
-def test_games_import_nothing_but_games() -> None:
-    for path in sorted((SOURCE / "games").rglob("*.py")):
-        assert pbem_imports(path) <= {"games"}, path.relative_to(SOURCE)
+def server_rank(part: str) -> int:
+    return next(rank for rank, parts in enumerate(SERVER_RANKS) if part in parts)
 
 
-@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
-def test_dependencies_point_one_way(layer: str) -> None:
-    for path in sorted((SOURCE / layer).rglob("*.py")):
-        if "migrations" in path.parts:
+def wrong_arrows(source: Path) -> list[str]:
+    """Every import in `source` (a pbem tree) against the tables above."""
+    wrong = []
+    for path in sorted(source.rglob("*.py")):
+        if "migrations" in path.parts or "__pycache__" in path.parts:
             continue
-        wrong = pbem_imports(path) & FORBIDDEN[layer]
-        assert not wrong, f"{path.relative_to(SOURCE)} imports {sorted(wrong)}"
+        parts = path.relative_to(source).with_suffix("").parts
+        top = parts[0]
+        where = "/".join(path.relative_to(source).parts)
+        if len(parts) == 1 and top not in LOOSE:
+            wrong.append(f"{where} is loose at the top of src/pbem: it belongs in a package")
+        names = {name for name in imported_modules(path, source) if existing(name, source)}
+        for name in sorted(names):
+            if any(other.startswith(name + ".") for other in names):
+                continue  # (`from ..host import serve`: host.serve says it)
+            other = name.split(".")[0]
+            if top in MAY_IMPORT and other != top and other not in MAY_IMPORT[top]:
+                wrong.append(f"{where} imports {name}")
+            if top == "server" and other == "server" and len(parts) > 1:
+                inner = name.split(".")
+                if len(inner) < 2:
+                    continue  # the package itself: `from .. import x` lists x
+                mine, theirs = parts[1], inner[1]
+                if mine != theirs and server_rank(theirs) >= server_rank(mine):
+                    wrong.append(f"{where} ({mine}) imports {name} ({theirs}), which ranks as high")
+    return wrong
 
 
-def test_the_check_sees_imports() -> None:
-    """The checker itself: it finds relative and absolute imports."""
-    assert "store" in pbem_imports(SOURCE / "server" / "board_view.py")
-    assert "games" in pbem_imports(SOURCE / "server" / "registry.py")
+def test_every_import_points_one_way() -> None:
+    assert wrong_arrows(SOURCE) == []
+
+
+def test_every_part_of_server_is_ranked() -> None:
+    parts = {
+        path.stem if path.is_file() else path.name
+        for path in (SOURCE / "server").iterdir()
+        if path.name != "__pycache__" and (path.suffix == ".py" or (path / "__init__.py").exists())
+    }
+    assert parts == set().union(*SERVER_RANKS)
+
+
+def test_every_package_is_in_the_table() -> None:
+    packages = {path.name for path in SOURCE.iterdir() if (path / "__init__.py").exists()}
+    assert packages | {"cli", "settings"} == set(MAY_IMPORT)
+
+
+@pytest.mark.parametrize(
+    ("file", "line", "found"),
+    [
+        ("server/views/recent.py", "from ..runners import standings", "server.runners"),
+        ("server/players/ratings.py", "from ..boards.tick import tick", "server.boards.tick"),
+        ("server/language/commands.py", "from .. import service", "server.service"),
+        ("store/boards.py", "from ..server import Server", "imports server"),
+        ("web/app.py", "from ..store import Board", "imports store"),
+        ("games/base.py", "import pbem.server", "imports server"),
+        ("mail/delivery.py", "from ..host import serve", "imports host"),
+    ],
+)
+def test_a_planted_wrong_import_is_found(tmp_path: Path, file: str, line: str, found: str) -> None:
+    """The checker itself, on a copy of the source with one arrow reversed."""
+    copy = tmp_path / "pbem"
+    shutil.copytree(SOURCE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    with (copy / file).open("a", encoding="utf-8") as module:
+        module.write(f"\n{line}\n")
+    wrong = wrong_arrows(copy)
+    assert len(wrong) == 1 and found in wrong[0], wrong
+
+
+def test_a_loose_module_is_found(tmp_path: Path) -> None:
+    copy = tmp_path / "pbem"
+    shutil.copytree(SOURCE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "helpers.py").write_text('"""Anything."""\n', encoding="utf-8")
+    loose = "helpers.py is loose at the top of src/pbem: it belongs in a package"
+    assert wrong_arrows(copy) == [loose]

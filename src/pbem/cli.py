@@ -19,9 +19,9 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, TextIO
 
 from . import __version__
-from .documents import rules_text
 from .games import GAMES, get_game
 from .games.base import Game, OptionError, ReplayError, is_option
+from .server.views.documents import rules_text
 
 if TYPE_CHECKING:
     from .server import Outgoing, Server
@@ -84,7 +84,7 @@ def open_server() -> Iterator[Server]:
 
 def settings() -> Settings:
     """The settings, with argon2's cost set from them for this process."""
-    from .server.passwords import set_cost
+    from .server.players.passwords import set_cost
     from .settings import SettingsError, load_settings
 
     try:
@@ -128,13 +128,13 @@ def mail_command(name: str, words: Sequence[str], out: TextIO) -> int:
     allowed = ["--once"] if name == "poll" else []
     if any(word not in allowed for word in words):
         raise UsageError(f"'pbem {name}' takes {' '.join(allowed) or 'no arguments'}.\n\n{USAGE}")
-    from .logs import configure
+    from .host.logs import configure
 
     configure()
     config = settings()
     if name == "serve":
-        from .processes import quieter_collector
-        from .serve import serve
+        from .host.processes import quieter_collector
+        from .host.serve import serve
 
         quieter_collector()  # (this process is the server's main one from here on)
         try:

@@ -81,7 +81,7 @@ def test_a_large_run_moves_and_shows_fresh_boards_of_its_own(tmp_path: Path) -> 
 
 DECOY = """
 import socket, sys, time
-from pbem.processes import name_this_process
+from pbem.host.processes import name_this_process
 name_this_process("pbem-web")
 listener = socket.create_server(("127.0.0.1", 0))
 client = socket.create_connection(listener.getsockname())

@@ -18,7 +18,7 @@ from pbem.games.trugo import TrugoState
 from pbem.games.trugo.board import MOVE, PLACE, REMOVE
 from pbem.games.trugo.geometry import ROTATIONS, cell_text, colour_of, vertex_name
 from pbem.games.trugo.svg_board import render_svg
-from pbem.pictures import svg_png
+from pbem.server.views.pictures import svg_png
 from tests.games import svg_parts
 from tests.games.svg_parts import SVG, classes, groups, last_move_layer, title
 

@@ -19,7 +19,7 @@ from pbem.games.vacu import VacuState
 from pbem.games.vacu.board import BLACK, WHITE, star_points
 from pbem.games.vacu.state import STONE
 from pbem.games.vacu.svg_board import render_svg
-from pbem.pictures import svg_png
+from pbem.server.views.pictures import svg_png
 from tests.games import svg_parts
 from tests.games.svg_parts import SVG, classes, groups, last_move_layer, title
 

@@ -15,7 +15,7 @@ import pytest
 from pbem.games import get_game
 from pbem.games.vasco import VascoState
 from pbem.games.vasco.geometry import LETTERS, RED, cell_of, touching
-from pbem.pictures import svg_png
+from pbem.server.views.pictures import svg_png
 
 VASCO = get_game("vasco")
 SVG = "{http://www.w3.org/2000/svg}"

@@ -23,11 +23,11 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbem import pictures
 from pbem.mail import compose as compose_module
 from pbem.mail.compose import BOARD_WIDTH, board_picture, board_png, compose, render
 from pbem.server import Server
-from pbem.server.footers import stop_token
+from pbem.server.mailing.footers import stop_token
+from pbem.server.views import pictures
 from pbem.settings import Settings
 from pbem.store import Board, MoveRow, OutboxMessage, User, make_engine, session_factory
 from tests.databases import upgraded_sqlite

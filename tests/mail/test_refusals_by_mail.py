@@ -404,7 +404,7 @@ def test_a_mailed_move_sent_twice_is_played_and_answered_once(
     server: Server, door_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Bob's password is known to this process, so the listener and the
-    poller play his mailed move the quick way (server/quick_move.py; `pbem
+    poller play his mailed move the quick way (server/boards/quick_move.py; `pbem
     receive` is a process of its own and checks it afresh); the same mail
     again, as a mail server's retry, runs nothing and gets no answer."""
     from pbem.server import service

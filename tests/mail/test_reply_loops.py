@@ -9,7 +9,7 @@ from email.message import EmailMessage
 import pytest
 
 from pbem.mail.inbound import Ignored, parse_message
-from pbem.server.reply_cap import REPLIES_PER_HOUR
+from pbem.server.mailing.reply_cap import REPLIES_PER_HOUR
 from tests.mail.conftest import ADDRESS, Door
 
 ROBOT = "robot@example.org"

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from pbem.games import get_game
-from pbem.server.help_subjects import HELP_SUBJECTS
+from pbem.server.language.help_subjects import HELP_SUBJECTS
 from tests.mail.conftest import Door
 from tests.mail.test_story_by_mail import ANN, BOB, exchange, players
 

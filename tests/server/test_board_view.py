@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import Engine, event, select
 
 from pbem.server import Server
-from pbem.server.board_view import BoardView, _read, _read_whole, _stamp
+from pbem.server.views.board_view import BoardView, _read, _read_whole, _stamp
 from pbem.store import Board, MoveRow, session_factory
 from pbem.store.boards import rebuild
 from tests.conftest import ENGINES

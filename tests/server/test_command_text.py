@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.server import Server, commands
-from pbem.server.board_commands import ON_BOARD
+from pbem.server import Server
 from pbem.server.dispatch import ACCOUNT, IN_GAME, read_command
 from pbem.server.errors import CommandError
-from pbem.server.registry import ACCOUNT_VERBS, GAME_VERBS
+from pbem.server.language import commands
+from pbem.server.language.registry import ACCOUNT_VERBS, GAME_VERBS
+from pbem.server.runners.board_commands import ON_BOARD
 from tests.server.test_commands import challenge
 
 # One line for each form of every command, with the command it reads into.

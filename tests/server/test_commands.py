@@ -12,8 +12,8 @@ from sqlalchemy import Engine, func, select
 
 from pbem.games import get_game
 from pbem.server import Server
-from pbem.server.board_commands import CHAT_KEPT
-from pbem.server.messages import Outgoing
+from pbem.server.language.messages import Outgoing
+from pbem.server.runners.board_commands import CHAT_KEPT
 from pbem.store import Board, Ending, OutboxMessage, RatingEvent, User, session_factory
 
 PERSON = User.bot_level.is_(None)  # the database's own bots are no one's signup
@@ -718,7 +718,7 @@ def test_a_mail_delivered_twice_runs_once(server: Server) -> None:
 
 
 def test_stop_with_the_token_turns_mail_off(server: Server) -> None:
-    from pbem.server.footers import stop_token
+    from pbem.server.mailing.footers import stop_token
 
     signup(server, "alice")
     with server.sessions() as session:
@@ -770,7 +770,7 @@ def test_each_refusal_says_what_kind_it_is(server: Server, who: str, line: str, 
 def test_a_race_lost_outside_a_move_is_a_refusal_not_a_crash(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pbem.server import lifecycle
+    from pbem.server.boards import lifecycle
     from pbem.store.boards import StaleBoard
 
     challenge(server)

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from sqlalchemy import Engine, select
 
-from pbem.server import listings
+from pbem.server.views import listings
 from pbem.store import Board, User, session_factory
 from pbem.store.boards import create_board
 from tests.store.query_work import reads_of

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import Engine, func, select
 
 from pbem.server import Server
-from pbem.server.open_challenges import MAX_OPEN
+from pbem.server.runners.open_challenges import MAX_OPEN
 from pbem.store import Board, OpenChallenge, Rating, RatingEvent, session_factory
 from tests.server.test_commands import CheckedServer, Clock, signup
 

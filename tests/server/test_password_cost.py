@@ -16,7 +16,8 @@ from argon2 import extract_parameters
 from sqlalchemy import select
 
 from pbem.cli import main
-from pbem.server import Server, passwords
+from pbem.server import Server
+from pbem.server.players import passwords
 from pbem.settings import Settings, SettingsError, load_settings
 from pbem.store import User, make_engine, session_factory
 from tests.databases import upgraded_sqlite

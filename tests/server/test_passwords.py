@@ -1,5 +1,5 @@
 """argon2 runs with no transaction open, and a password verified once is not
-verified again until it changes (server/passwords.py), on SQLite and PostgreSQL."""
+verified again until it changes (server/players/passwords.py), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import Engine, event
 
-from pbem.server import Server, passwords
+from pbem.server import Server
+from pbem.server.players import passwords
 from pbem.store import session_factory
 from tests.server.test_commands import CheckedServer, Clock
 

@@ -1,4 +1,4 @@
-"""The quick move (server/quick_move.py) against the full move command, its
+"""The quick move (server/boards/quick_move.py) against the full move command, its
 reference: random games of every game, played by the web's and the API's
 command objects on two databases, one server taking the quick path and
 one never, leave the same rows and send the same mails after every move.
@@ -16,9 +16,11 @@ import pytest
 from sqlalchemy import Engine, event, func, select
 
 from pbem.games import get_game
-from pbem.server import Server, commands, quick_move
-from pbem.server.board_view import read_view
-from pbem.server.messages import Sent
+from pbem.server import Server
+from pbem.server.boards import quick_move
+from pbem.server.language import commands
+from pbem.server.language.messages import Sent
+from pbem.server.views.board_view import read_view
 from pbem.store import (
     Board,
     MoveRow,

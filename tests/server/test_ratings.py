@@ -7,7 +7,7 @@ import pytest
 from sqlalchemy import Engine, insert
 
 from pbem.server import Server
-from pbem.server.ratings import (
+from pbem.server.players.ratings import (
     Standing,
     after_game,
     established_change,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.server import Server
-from pbem.server.registry import ACCOUNT_VERBS, ACCOUNT_WORDS, GAME_VERBS, GAME_WORDS
+from pbem.server.language.registry import ACCOUNT_VERBS, ACCOUNT_WORDS, GAME_VERBS, GAME_WORDS
 
 
 def error_of(server: Server, line: str) -> str:

@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
 
 from pbem.server import Server
-from pbem.server.ratings import ESTABLISHED
-from pbem.server.standings import (
+from pbem.server.players.ratings import ESTABLISHED
+from pbem.server.runners.standings import (
     INACTIVE_AFTER,
     SECTION_SIZE,
     SECTIONS,

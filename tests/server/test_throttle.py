@@ -8,8 +8,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
-from pbem.server import Server, throttle
-from pbem.server.throttle import PER_SOURCE, PER_USERID, WINDOW, Failures
+from pbem.server import Server
+from pbem.server.players import throttle
+from pbem.server.players.throttle import PER_SOURCE, PER_USERID, WINDOW, Failures
 from pbem.settings import Settings
 from pbem.store import session_factory
 from pbem.web import create_app

@@ -7,11 +7,12 @@ from __future__ import annotations
 import pytest
 
 from pbem.games import get_game
-from pbem.server import Server, commands
-from pbem.server.board_commands import ON_BOARD
-from pbem.server.command_text import read_challenge, read_move, read_plain, read_queue
+from pbem.server import Server
 from pbem.server.errors import CONFLICT, FORBIDDEN, CommandError
-from pbem.server.messages import Effect
+from pbem.server.language import commands
+from pbem.server.language.command_text import read_challenge, read_move, read_plain, read_queue
+from pbem.server.language.messages import Effect
+from pbem.server.runners.board_commands import ON_BOARD
 from pbem.store import Board
 from tests.server.test_commands import challenge, outbox_count
 

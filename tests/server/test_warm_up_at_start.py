@@ -13,7 +13,8 @@ from sqlalchemy import Engine, event, func, select, text
 from sqlalchemy.engine.interfaces import CacheStats
 
 from pbem.games import get_game
-from pbem.server import Server, commands
+from pbem.server import Server
+from pbem.server.language import commands
 from pbem.server.warm_up import warm_up
 from pbem.store import (
     Board,

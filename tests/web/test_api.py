@@ -19,10 +19,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import delete, event, func, select
 
 from pbem.games import get_game
-from pbem.server import Server, passwords
-from pbem.server.accounts import find_user
+from pbem.server import Server
 from pbem.server.api_tokens import token_hash
-from pbem.server.recent import Recent
+from pbem.server.players import passwords
+from pbem.server.players.accounts import find_user
+from pbem.server.views.recent import Recent
 from pbem.settings import Settings
 from pbem.store import ApiToken, Board, OutboxMessage, make_engine, session_factory
 from pbem.web import create_app

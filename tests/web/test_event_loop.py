@@ -14,7 +14,9 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 
-from pbem.server import Server, listings, passwords
+from pbem.server import Server
+from pbem.server.players import passwords
+from pbem.server.views import listings
 from pbem.web.app import THREADS_PER_PROCESS
 from pbem.web.password_lane import PASSWORD_THREADS
 from tests.web.browser import LiveSite

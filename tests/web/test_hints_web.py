@@ -7,7 +7,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 
 from pbem.server import Server, bot_turns
-from pbem.server import hints as hint_rules
+from pbem.server.boards import hints as hint_rules
 from tests.web.test_api import bearer, make_token
 from tests.web.test_api import client as client
 from tests.web.test_pages import browser, csrf, flashes, server, signed_up, text

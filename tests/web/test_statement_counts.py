@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, event, select
 
 from pbem.server import Server
-from pbem.server.ratings import rate_finished_boards
+from pbem.server.players.ratings import rate_finished_boards
 from pbem.settings import Settings
 from pbem.store import Ending, User, session_factory
 from pbem.store.boards import apply_move, create_board, finish_board

@@ -28,7 +28,8 @@ from typing import Any
 from ..ai.decide import DRAW_LOOK, HINT_LOOK, Decision, analyse, choose_move, takes_draw
 from ..ai.levels import level_named
 from ..ai.mcts import Analysis
-from ..server import Server, bot_turns, hints
+from ..server import Server, bot_turns
+from ..server.boards import hints
 from ..server.bot_turns import DRAW, UNDO, BotTurn, answer, claim, play, release, resign, waiting
 
 log = logging.getLogger("pbem.bots")
@@ -47,7 +48,7 @@ def _ready() -> None:
     the compiled playouts when it starts, not in its first search (the first
     start on a new installation compiles them, for some seconds, and caches
     that)."""
-    from pbem.ai.decide import prepare_process
+    from ..ai.decide import prepare_process
 
     with contextlib.suppress(OSError):
         os.nice(SEARCH_NICENESS)

@@ -28,11 +28,11 @@ from urllib.parse import quote
 from sqlalchemy import Engine, bindparam, select
 from sqlalchemy.orm import Session
 
-from .. import pictures
 from ..games import get_game
 from ..games.base import Options
-from ..server.board_view import BoardView, BoardViews, PlayedMove
-from ..server.footers import stop_token_of
+from ..server.mailing.footers import stop_token_of
+from ..server.views import pictures
+from ..server.views.board_view import BoardView, BoardViews, PlayedMove
 from ..settings import Settings
 from ..store import Address as Mailbox
 from ..store import OutboxMessage, User

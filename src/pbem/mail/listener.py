@@ -16,9 +16,9 @@ from typing import Any
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
-from ..connections import CappedSmtp
 from ..server import Server
 from ..settings import Settings
+from .connections import CappedSmtp
 from .delivery import Nudge
 from .receive import receive
 

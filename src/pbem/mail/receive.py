@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 
 from ..server import Server
-from ..server.messages import Outgoing
+from ..server.language.messages import Outgoing
 from ..settings import Settings
 from .inbound import Ignored, parse_message
 

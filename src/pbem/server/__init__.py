@@ -6,7 +6,7 @@ It knows no transport: the mail, web and command-line doors call
 
 from ..store import MAX_ID  # the largest number a board, challenge or token can have
 from .errors import CommandError
-from .messages import Outgoing
+from .language.messages import Outgoing
 from .service import Server
 
 __all__ = ["MAX_ID", "CommandError", "Outgoing", "Server"]

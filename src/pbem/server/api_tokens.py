@@ -13,10 +13,10 @@ from sqlalchemy import bindparam, select, update
 
 from ..store import ApiToken, User
 from ..store.database import single_writes
-from .accounts import find_user
-from .commands import Move
-from .messages import Sent
-from .quick_move import TokenCheck
+from .boards.quick_move import TokenCheck
+from .language.commands import Move
+from .language.messages import Sent
+from .players.accounts import find_user
 from .service import Server
 
 USE_NOTED_EVERY = timedelta(minutes=5)  # how stale a token's "last used" may be

@@ -32,11 +32,11 @@ from ..games import get_game
 from ..store import Board, BoardPlayer, BoardStatus, BotLease, HintRequest, User, Vote
 from ..store.boards import rebuild
 from ..store.database import rows_changed
-from .accounts import main_address
-from .commands import Accept, Move, Reject, Resign
-from .footers import with_footers
-from .hints import Suggestion, hint_text
-from .messages import Reply, queue_messages
+from .boards.hints import Suggestion, hint_text
+from .language.commands import Accept, Move, Reject, Resign
+from .language.messages import Reply, queue_messages
+from .mailing.footers import with_footers
+from .players.accounts import main_address
 from .service import Server
 
 log = logging.getLogger("pbem.bots")

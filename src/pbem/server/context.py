@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 
 from ..games.base import Game
 from ..store import Board, User
-from .accounts import authenticate, find_address, find_user, main_address
 from .errors import FORBIDDEN, NOT_FOUND, CommandError
-from .messages import Reply
+from .language.messages import Reply
+from .players.accounts import authenticate, find_address, find_user, main_address
 
 
 @dataclass

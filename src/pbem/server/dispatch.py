@@ -9,20 +9,15 @@ from typing import Any
 
 from ..games import GAMES
 from ..games.base import Game
-from . import (
-    account_commands,
-    challenges,
-    commands,
-    open_challenges,
-    standings,
-    subscriptions,
-    view_commands,
-)
-from .board_commands import ON_BOARD, challenge
-from .command_text import game_named
+from .boards import challenges
 from .context import Context
 from .errors import CommandError
-from .registry import ACCOUNT_VERBS, ACCOUNT_WORDS, GAME_VERBS, GAME_WORDS
+from .language import commands
+from .language.command_text import game_named
+from .language.registry import ACCOUNT_VERBS, ACCOUNT_WORDS, GAME_VERBS, GAME_WORDS
+from .mailing import subscriptions
+from .runners import account_commands, open_challenges, standings, view_commands
+from .runners.board_commands import ON_BOARD, challenge
 
 
 def command_words(line: str) -> list[str]:

@@ -18,21 +18,21 @@ from sqlalchemy.orm import Session, sessionmaker
 from ..store import ProcessedMessage, User, reading
 from ..store.boards import StaleBoard, finished_here
 from ..store.database import GroupCommit, statements
-from . import hints
-from .accounts import authenticate, find_user
-from .board_mail import board_body, subject
-from .board_view import BoardViews, read_view
-from .commands import Command, Move
+from .boards import hints
+from .boards.quick_move import Mailed, TokenCheck, quick_move
+from .boards.tick import tick
 from .context import Context
 from .dispatch import error_subject, execute, read_command, run_command
 from .errors import CONFLICT, CommandError, UnfinishedMove
-from .footers import with_footers
-from .messages import BoardView, Outgoing, Reply, Sent, queue_messages
-from .passwords import PasswordWork, do_or_hand_out, handed_out
-from .quick_move import Mailed, TokenCheck, quick_move
-from .ratings import rate_finished_boards
-from .reply_cap import cap_replies
-from .tick import tick
+from .language.commands import Command, Move
+from .language.messages import BoardView, Outgoing, Reply, Sent, queue_messages
+from .mailing.board_mail import board_body, subject
+from .mailing.footers import with_footers
+from .mailing.reply_cap import cap_replies
+from .players.accounts import authenticate, find_user
+from .players.passwords import PasswordWork, do_or_hand_out, handed_out
+from .players.ratings import rate_finished_boards
+from .views.board_view import BoardViews, read_view
 
 MAX_LINE = 1000  # characters of a command line
 MAX_BODY = 100_000  # characters of a comment

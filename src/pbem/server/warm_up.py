@@ -21,8 +21,10 @@ from typing import Any
 from sqlalchemy import Executable
 from sqlalchemy.exc import SQLAlchemyError
 
-from . import api_tokens, board_view, quick_move
+from . import api_tokens
+from .boards import quick_move
 from .service import Server
+from .views import board_view
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from .models import Board, BoardPlayer, MoveRow, User
 from .positions import POSITIONS
 from .status import BoardStatus, Ending
 
-# A player late to move is reminded at most this often (see server/tick.py).
+# A player late to move is reminded at most this often (see server/boards/tick.py).
 NAG_EVERY = timedelta(days=1)
 
 
@@ -192,7 +192,7 @@ def _claim(session: Session, board: Board, expected: int, values: dict[str, obje
     else raise StaleBoard (another command changed it first; a resignation
     or forfeit ends a board at the same version, so a move checked before it
     must not revive it). Every change moves the board's revision on, which
-    tells the doors' kept views (server/board_view.py) that they are old."""
+    tells the doors' kept views (server/views/board_view.py) that they are old."""
     claimed = session.execute(
         update(Board)
         .where(Board.id == board.id, Board.version == expected, Board.status == BoardStatus.ACTIVE)

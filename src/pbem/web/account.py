@@ -9,9 +9,9 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..server import api_tokens
-from ..server.accounts import find_user
-from ..server.commands import Change, Command, MailPreference, Signup, Vacation
 from ..server.errors import CommandError
+from ..server.language.commands import Change, Command, MailPreference, Signup, Vacation
+from ..server.players.accounts import find_user
 from .actions import Outcome, act_on, execute_as, flash, server_of
 from .found import TokenId
 from .password_lane import password_lane

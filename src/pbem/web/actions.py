@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from fastapi import Request
 
 from ..server import Server
-from ..server.commands import Command, Move
-from ..server.messages import Effect, Sent
+from ..server.language.commands import Command, Move
+from ..server.language.messages import Effect, Sent
 
 
 @dataclass(frozen=True)

@@ -36,15 +36,17 @@ from starlette.routing import Match
 
 from ..games import GAMES, get_game
 from ..games.base import Game
-from ..server import Server, api_tokens, commands, listings
-from ..server.accounts import find_user
-from ..server.board_view import BoardView, Ending
+from ..server import Server, api_tokens
 from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandError
-from ..server.messages import Sent
-from ..server.recent import Recent
-from ..server.standings import SECTION_SIZE, standing_sections
-from ..server.throttle import check_allowed, record_failure
-from ..server.view_commands import play_moves
+from ..server.language import commands
+from ..server.language.messages import Sent
+from ..server.players.accounts import find_user
+from ..server.players.throttle import check_allowed, record_failure
+from ..server.runners.standings import SECTION_SIZE, standing_sections
+from ..server.runners.view_commands import play_moves
+from ..server.views import listings
+from ..server.views.board_view import BoardView, Ending
+from ..server.views.recent import Recent
 from . import found
 from .actions import dashed, execute_as, run_as, server_of
 from .api_models import (

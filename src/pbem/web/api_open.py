@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
-from ..server import commands, open_challenges
-from ..server.open_challenges import Listed
+from ..server.language import commands
+from ..server.runners import open_challenges
+from ..server.runners.open_challenges import Listed
 from .actions import dashed, server_of
 from .api import ERRORS, READ_ERRORS, GamePath, Token, action_result, execute
 from .api_models import ActionResult, OpenChallengeOut, OpenChallengeRequest

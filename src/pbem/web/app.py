@@ -17,7 +17,7 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from ..games import GAMES
 from ..server import Server
-from ..server.recent import Recent
+from ..server.views.recent import Recent
 from ..server.warm_up import warm_up
 from ..settings import Settings
 from . import account, api, api_open, board_page, browse, live, move_entry, records

@@ -11,11 +11,12 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..games import get_game
-from ..server import commands, listings
-from ..server.board_view import BoardView, ChatSaid, Ending
 from ..server.errors import CommandError
-from ..server.messages import Effect
-from ..server.view_commands import play_moves
+from ..server.language import commands
+from ..server.language.messages import Effect
+from ..server.runners.view_commands import play_moves
+from ..server.views import listings
+from ..server.views.board_view import BoardView, ChatSaid, Ending
 from . import move_entry
 from .actions import act_on, flash, play, server_of
 from .found import BoardId, game_or_404, page_view, page_view_around

@@ -7,9 +7,10 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from ..games import GAMES
-from ..server import listings, open_challenges
-from ..server.commands import Challenge, PostOpen, TakeOpen, WithdrawOpen
-from ..server.standings import SECTION_SIZE, SECTIONS, standing_sections
+from ..server.language.commands import Challenge, PostOpen, TakeOpen, WithdrawOpen
+from ..server.runners import open_challenges
+from ..server.runners.standings import SECTION_SIZE, SECTIONS, standing_sections
+from ..server.views import listings
 from .actions import act_on, dashed, flash, server_of
 from .found import OfferId, game_or_404
 from .session import PostedForm, check_csrf, current_userid

@@ -9,7 +9,7 @@ from fastapi import HTTPException, Path
 from ..games import GAMES, get_game
 from ..games.base import Game
 from ..server import MAX_ID, Server
-from ..server.board_view import Around, BoardView
+from ..server.views.board_view import Around, BoardView
 
 # The numbers a URL names a row by, bounded as the database's ids are: a
 # number beyond them is refused with a 422 that says so, never asked for.

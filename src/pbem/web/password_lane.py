@@ -9,7 +9,7 @@ and every page behind them would wait. So the forms that carry a password
 (sign up, log in, the account page's; and the API's /api/command, whose
 `change password` and the like still ask for it) are handled by
 `password_lane`: their handler runs in a request thread with its argon2
-work handed out (server/passwords.py), which comes back here as
+work handed out (server/players/passwords.py), which comes back here as
 PasswordWork; it is done in the lane, PASSWORD_THREADS threads of the
 process's own with no request thread held, and the handler runs again and
 finds the verdict remembered.
@@ -25,7 +25,7 @@ from typing import ParamSpec, TypeVar
 from anyio import CapacityLimiter, to_thread
 from fastapi import Request
 
-from ..server.passwords import PasswordWork, handed_out
+from ..server.players.passwords import PasswordWork, handed_out
 from ..server.service import PASSWORD_ROUNDS
 
 PASSWORD_THREADS = 2  # argon2 checks a web process runs at once (each 64 MiB, a core)

@@ -7,9 +7,9 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
-from .. import pictures
 from ..games import get_game
-from ..server.records import text_record
+from ..server.views import pictures
+from ..server.views.records import text_record
 from .actions import server_of
 from .api import detail_json
 from .found import BoardId, page_view

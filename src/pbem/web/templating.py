@@ -13,8 +13,8 @@ from fastapi.templating import Jinja2Templates
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from ..documents import rules_text
 from ..games import GAMES, get_game
+from ..server.views.documents import rules_text
 from .actions import take_flashes
 from .session import csrf_token, current_userid
 

@@ -29,15 +29,7 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from .board import MOVE, PLACE, REMOVE
-from .geometry import (
-    CORNER_DELTAS,
-    ROTATIONS,
-    WHITE_TIP,
-    cell_of,
-    cell_text,
-    colour_of,
-    point_of,
-)
+from .geometry import CORNER_DELTAS, ROTATIONS, WHITE_TIP, cell_of, cell_text, colour_of, point_of
 
 if TYPE_CHECKING:
     from .state import TrugoState

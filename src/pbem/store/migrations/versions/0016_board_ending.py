@@ -17,7 +17,7 @@ down_revision = "0015"
 branch_labels = None
 depends_on = None
 
-# The prose each ending wrote (server/lifecycle.py, tick.py, votes.py), most
+# The prose each ending wrote (server/boards/lifecycle.py, tick.py, votes.py), most
 # specific first.
 FROM_PROSE = (
     ("%declined the challenge%", "declined"),

@@ -1,0 +1,414 @@
+"""The commands that start and play boards: challenge, move, submit and
+confirm, pass, swap and chat; and `ON_BOARD`, what runs each command a
+player gives on a board.
+
+Each takes its command object (`commands.py`); every check fails with a
+CommandError saying what was wrong and how to do it instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import delete, select, update
+
+from ...games.base import Game, MoveError, MoveSyntaxError, OptionError, State
+from ...store import Board, ChatLine, PendingMove, User
+from ...store.boards import StaleBoard, apply_move, create_board, players_of, rebuild
+from ..boards import hints, turns, votes
+from ..boards.lifecycle import active_state, after_move, clear_votes
+from ..boards.tick import out_of_time
+from ..context import Context, board_of, login, seat_of, sending_user
+from ..errors import CONFLICT, MALFORMED, CommandError
+from ..language import commands
+from ..language.command_text import MAX_DAYS
+from ..language.messages import Effect
+from ..mailing.board_mail import send_board, subscribers
+from ..mailing.subscriptions import new_board_news
+from ..players.accounts import main_address, user_named
+from ..players.ratings import rating_row
+from .standings import active_boards
+
+DEFAULT_NAG_DAYS = 7
+CHAT_KEPT = 2000  # characters of a chat the board page shows (the mail carries it all)
+DEFAULT_FORFEIT_DAYS = 21
+
+
+def challenge_form(game: Game) -> str:
+    return (
+        f"{game.name} challenge USER1 USER2 [-OPTION ...] [--nagtime=DAYS] "
+        "[--forfeittime=DAYS] [--totaltime=DAYS] [--hints] [--unrated]"
+    )
+
+
+def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
+    """Start a board between the named players (the first moves first)."""
+    form = challenge_form(game)
+    names = list(command.players)
+    if len(names) != game.players:
+        raise CommandError(
+            f"{game.title} needs {game.players} players; write this command as: {form}"
+        )
+    timing = {
+        "nagtime": command.nag_days,
+        "forfeittime": command.forfeit_days,
+        "totaltime": command.total_days,
+    }
+    days = {name: value for name, value in timing.items() if value is not None}
+    for name, value in days.items():
+        if not 1 <= value <= MAX_DAYS:
+            raise CommandError(
+                f"Cannot read '--{name}={value}': timing is --nagtime=DAYS, --forfeittime=DAYS "
+                f"or --totaltime=DAYS, with 1 to {MAX_DAYS} days."
+            )
+    options = list(command.options)
+    users = [user_named(ctx.session, name) for name in names]
+    for user in users:
+        if user.signed_off:
+            raise CommandError(
+                f"{user.userid} has signed off and cannot be challenged until they sign on.",
+                kind=CONFLICT,
+            )
+    if all(user.is_bot for user in users):
+        raise CommandError(
+            "Bots play only against people: name at least one player who is not a bot "
+            f"('{game.name} challenge YOU {users[0].userid}')."
+        )
+    sent_by = sending_user(ctx)
+    alone = len({user.id for user in users}) != len(users)
+    if alone and (sent_by is None or {user.id for user in users} != {sent_by.id}):
+        raise CommandError(
+            "A player may play against themselves (to try a game; never rated) only on a "
+            "board they start themselves: name two players, or challenge yourself twice."
+        )
+    for user in sorted(set(users), key=lambda user: user.id):  # rows locked in user-id order
+        standing = rating_row(ctx.session, user.id, game.name)
+        if standing.rejects and (sent_by is None or sent_by.id != user.id):
+            raise CommandError(
+                f"{user.userid} takes no new {game.title} challenges now ('reject' in the "
+                f"standings): they can take them again with '{game.name} accept "
+                f"{user.userid} PASSWORD'.",
+                kind=CONFLICT,
+            )
+        if standing.limit is not None and active_boards(ctx, user.id, game.name) >= standing.limit:
+            raise CommandError(
+                f"{user.userid} plays at most {standing.limit} {game.title} boards at once "
+                f"(their limit), and has that many now: challenge them when one ends, or "
+                f"they can raise it with '{game.name} limit {user.userid} PASSWORD N'.",
+                kind=CONFLICT,
+            )
+    nag = days.get("nagtime", DEFAULT_NAG_DAYS)
+    forfeit = days.get("forfeittime", DEFAULT_FORFEIT_DAYS)
+    if forfeit <= nag:
+        raise CommandError(
+            f"The forfeit time ({forfeit} days) must be longer than the nag time ({nag} days)."
+        )
+    try:
+        board = create_board(
+            ctx.session,
+            game.name,
+            options,
+            users,
+            ctx.now,
+            nag_days=nag,
+            forfeit_days=forfeit,
+            total_days=days.get("totaltime"),
+            hints=command.hints,
+            unrated=command.unrated,
+        )
+    except OptionError as error:
+        raise CommandError(f"{error} Write this command as: {form}") from None
+    for user in {user.id: user for user in users}.values():
+        standing = rating_row(ctx.session, user.id, game.name)
+        standing.seeking = max(0, standing.seeking - 1)
+    bots = [player for player in board.players if player.user.is_bot]
+    for player in bots:
+        player.accepted = True  # a bot takes every challenge, at once
+    ctx.reply.created = board.id
+    new_board_news(ctx, board)
+    state = rebuild(board)
+    accepted = "".join(f"{player.user.userid} (a bot) accepts at once.\n" for player in bots)
+    if board.unrated:
+        accepted += "A friendly game (--unrated): its result does not change the ratings.\n"
+    if board.hints:
+        accepted += (
+            f"Hints are on (--hints): either player may ask the engine with "
+            f"'{game.name} hint {board.id} USERID PASSWORD'; playing on agrees to that.\n"
+        )
+    opening = (
+        f"A new {game.title} board, from a challenge sent by {challenger(ctx)}.\n"
+        f"{accepted}"
+        f"To decline, resign before your first move ('{game.name} resign {board.id} USERID "
+        f"PASSWORD'); a declined board is not rated. '{game.name} accept USERID PASSWORD' "
+        "accepts.\n\n"
+    )
+    send_board(
+        ctx, board, state, opening=opening, new=True,
+        comment=command.comment, said="Challenger writes:",
+    )  # fmt: skip
+
+
+def challenger(ctx: Context) -> str:
+    """Who sent a challenge, as the players may see it: a userid, never an
+    address (the board mail goes to both players and every subscriber)."""
+    user = sending_user(ctx)
+    return user.userid if user is not None else "someone without an account here"
+
+
+def your_turn(
+    ctx: Context, game: Game, board_id: int, userid: str, password: str | None, number: int | None
+) -> tuple[Board, User]:
+    """The checks a move or a submitted move passes: the board, the player,
+    the `#N` guard, and whose turn it is."""
+    board = board_of(ctx, game, board_id)
+    user = login(ctx, userid, password)
+    seat = seat_of(board, user)
+    if number is not None and number != board.version + 1:
+        raise stale(board, number)
+    state = active_state(board)
+    if state.to_move != seat:
+        assert state.to_move is not None
+        waiting = players_of(board)[state.to_move]
+        raise CommandError(
+            f"It is not your move on board {board.id}: {waiting} is to move.",
+            board.id,
+            kind=CONFLICT,
+        )
+    return board, user
+
+
+def stale(board: Board, number: int | None) -> CommandError:
+    return CommandError(
+        f"Board {board.id} is at move {board.version + 1}, but this mail was for move "
+        f"{number}: it is stale or came twice, so nothing was played.",
+        board.id,
+        kind=CONFLICT,
+    )
+
+
+def play(ctx: Context, game: Game, command: commands.Move, swapped: bool = False) -> None:
+    """Play a move (`swapped`: by the swap command)."""
+    board, user = your_turn(
+        ctx, game, command.board, command.userid, command.password, command.number
+    )
+    expected = board.version if command.number is None else command.number - 1
+    play_turn(ctx, board, user, command.move, expected, command.comment, swapped)
+
+
+def play_turn(
+    ctx: Context,
+    board: Board,
+    user: User,
+    text: str,
+    expected: int,
+    comment: str,
+    swapped: bool = False,
+) -> None:
+    """Play the move, mail the board, then any queued answers (unless the
+    player's time for the game ran out: then they forfeit)."""
+    if out_of_time(ctx, board):
+        return
+    before = rebuild(board)
+    try:
+        after = apply_move(ctx.session, board, expected, text, ctx.now, comment=comment)
+    except StaleBoard:
+        raise stale(board, expected + 1) from None
+    except MoveError as error:
+        raise move_refused(text, board, error) from None
+    ctx.session.execute(delete(PendingMove).where(PendingMove.board_id == board.id))
+    clear_votes(ctx, board)
+    opening = sides_chosen(before, after, players_of(board), user.userid, swapped)
+    send_board(ctx, board, after, comment=comment, commenter=user.userid, opening=opening)
+    ctx.reply.did(Effect.MOVED)
+    after_move(ctx, board, after)
+
+
+def sides_chosen(before: State, after: State, names: list[str], mover: str, swapped: bool) -> str:
+    """What a colour choice or a swap did, said first in its board mail
+    ('' for a move that leaves every player's side as it was)."""
+    seats = range(len(names))
+    if all(before.side_text(seat) == after.side_text(seat) for seat in seats):
+        return ""
+    sides = ", ".join(f"{names[seat]} plays {after.side_text(seat)}" for seat in seats)
+    did = "has swapped sides" if swapped else "has chosen the colours"
+    return f"{mover} {did}: {sides}.\n\n"
+
+
+def move_refused(text: str, board: Board, error: MoveError) -> CommandError:
+    """A move the rules refuse (a conflict), or that cannot be read (malformed)."""
+    kind = MALFORMED if isinstance(error, MoveSyntaxError) else CONFLICT
+    return CommandError(
+        f"Move {text} cannot be played on board {board.id}: {error.reason}.", board.id, kind=kind
+    )
+
+
+def submit(ctx: Context, game: Game, command: commands.Submit) -> None:
+    """A move shown to its player first; `confirm` plays it."""
+    board, user = your_turn(
+        ctx, game, command.board, command.userid, command.password, command.number
+    )
+    text = command.move
+    state = rebuild(board)
+    try:
+        after = state.play_text(text)
+    except MoveError as error:
+        raise move_refused(text, board, error) from None
+    seat = seat_of(board, user)
+    ctx.session.execute(
+        delete(PendingMove).where(PendingMove.board_id == board.id, PendingMove.seat == seat)
+    )
+    ctx.session.add(
+        PendingMove(
+            board_id=board.id,
+            seat=seat,
+            text=after.moves[-1],
+            version=board.version,
+            comment=command.comment,
+            created_at=ctx.now,
+        )
+    )
+    ctx.reply.send(
+        main_address(user),
+        f"{game.title} Board {board.id} submitted",
+        f"Board {board.id} after {after.moves[-1]}, not played yet. To play it, send\n"
+        f"  {game.name} confirm {board.id} {user.userid} PASSWORD\n"
+        "or submit another move.\n\n" + after.text_board(seat),
+    )
+
+
+def confirm(ctx: Context, game: Game, command: commands.Confirm) -> None:
+    """Play the move the player submitted, if the board has not moved since."""
+    board = board_of(ctx, game, command.board)
+    user = login(ctx, command.userid, command.password)
+    seat = seat_of(board, user)
+    pending = ctx.session.scalar(
+        select(PendingMove).where(PendingMove.board_id == board.id, PendingMove.seat == seat)
+    )
+    if pending is None:
+        raise CommandError(
+            f"Nothing is submitted on board {board.id}: send '{game.name} submit ...' first.",
+            board.id,
+            kind=CONFLICT,
+        )
+    if pending.version != board.version:
+        raise stale(board, pending.version + 1)
+    active_state(board)
+    play_turn(ctx, board, user, pending.text, pending.version, pending.comment)
+
+
+def pass_turn(ctx: Context, game: Game, command: commands.Pass) -> None:
+    """`pass` is the move `pass`, in the games that have one."""
+    if not game.can_pass:
+        raise CommandError(f"{game.title} has no passing: every turn is a move.")
+    play(ctx, game, as_move(command, "pass"))
+
+
+def as_move(command: commands.Guarded, text: str) -> commands.Move:
+    return commands.Move(
+        game=command.game,
+        board=command.board,
+        userid=command.userid,
+        password=command.password,
+        comment=command.comment,
+        move=text,
+        number=command.number,
+    )
+
+
+def swap(ctx: Context, game: Game, command: commands.Swap) -> None:
+    """`swap` is the game's swap step (Vacu's chooser taking Black, which
+    would otherwise be the komi setter's), where the game has one."""
+    if game.swap_move is None:
+        raise CommandError(
+            f"{game.title} has no swap step: the seats stay as the challenge made them."
+        )
+    board = board_of(ctx, game, command.board)
+    state = active_state(board)
+    try:
+        state.play(state.parse_move(game.swap_move))
+    except MoveError:
+        raise CommandError(
+            f"Swapping is only for the second player's first turn (the colour choice after "
+            f"the komi); board {board.id} is past it.",
+            board.id,
+            kind=CONFLICT,
+        ) from None
+    play(ctx, game, as_move(command, game.swap_move), swapped=True)
+
+
+def chat(ctx: Context, game: Game, command: commands.Chat) -> None:
+    """The comment goes to the board's players and subscribers (any player
+    of the server may chat on any board); the board stays as it is."""
+    board = board_of(ctx, game, command.board)
+    user = login(ctx, command.userid, command.password)
+    if not command.comment.strip():
+        raise CommandError("A chat needs a message: write it in the body of the mail.")
+    readers = [p.user for p in board.players] + subscribers(ctx.session, board)
+    others = list({u.id: u for u in readers if u.id != user.id}.values())
+    said = command.comment.strip()
+    kept = said if len(said) <= CHAT_KEPT else said[: CHAT_KEPT - 1] + "…"
+    ctx.session.add(
+        ChatLine(
+            board_id=board.id, user_id=user.id, after=board.version, text=kept, said_at=ctx.now
+        )
+    )
+    # the board pages show chat: their kept views of the board are old now
+    ctx.session.execute(
+        update(Board)
+        .where(Board.id == board.id)
+        .values(revision=Board.revision + 1)
+        .execution_options(synchronize_session=False)
+    )
+    ctx.session.expire(board, ["revision"])
+    text = "\n".join(f"> {line}" for line in said.splitlines())
+    for other in others:
+        ctx.reply.send(
+            main_address(other),
+            f"{game.title} Board {board.id} chat from {user.userid}",
+            f"{user.userid} says, about board {board.id}:\n{text}\n",
+        )
+    ctx.reply.send(
+        ctx.sender,
+        f"{game.title} Board {board.id} chat sent",
+        f"Your message went to {', '.join(o.userid for o in others) or 'nobody'}.\n",
+    )
+    ctx.reply.did(Effect.CHATTED)
+
+
+def queue(ctx: Context, game: Game, command: commands.Queue) -> None:
+    """Queue a move for the player's next turn; on their turn, play it
+    (pbmserv's `queue` is `move` then)."""
+    board = board_of(ctx, game, command.board)
+    user = login(ctx, command.userid, command.password)
+    seat = seat_of(board, user)
+    state = active_state(board)
+    if state.to_move != seat:
+        turns.queue(ctx, game, board, user, state, command)
+        return
+    if command.condition:
+        raise CommandError(
+            f"It is your move on board {board.id}, so there is no reply to answer: play it "
+            f"with '{game.name} move'.",
+            board.id,
+            kind=CONFLICT,
+        )
+    play_turn(ctx, board, user, command.move, board.version, command.comment)
+
+
+# What runs each command a player gives on a board.
+ON_BOARD: dict[type[commands.OnBoard], Callable[[Context, Game, Any], None]] = {
+    commands.Move: play,
+    commands.Submit: submit,
+    commands.Confirm: confirm,
+    commands.Pass: pass_turn,
+    commands.Swap: swap,
+    commands.Chat: chat,
+    commands.Resign: turns.resign,
+    commands.Queue: queue,
+    commands.Propose: votes.propose,
+    commands.Hint: hints.ask,
+    commands.Undo: votes.undo,
+    commands.Accept: votes.accept,
+    commands.Reject: votes.reject,
+}
