@@ -162,3 +162,17 @@ def test_a_loose_module_is_found(tmp_path: Path) -> None:
     (copy / "helpers.py").write_text('"""Anything."""\n', encoding="utf-8")
     loose = "helpers.py is loose at the top of src/pbem: it belongs in a package"
     assert wrong_arrows(copy) == [loose]
+
+
+def test_the_map_says_what_the_test_checks() -> None:
+    """docs/design.md lists every package and every ranked part of server/,
+    and the README points there, never outside the repository."""
+    root = SOURCE.parents[1]
+    design = (root / "docs" / "design.md").read_text(encoding="utf-8")
+    for package in MAY_IMPORT:
+        assert f"{package}/" in design or f"{package}.py" in design, package
+    ranks = design.split("Inside `server/`", 1)[1].split("```")[1].splitlines()
+    listed = [set(line.replace(".py", "").replace("/", "").split()[1:]) for line in ranks if line]
+    assert listed == SERVER_RANKS
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert "docs/design.md" in readme and "../shared" not in readme
