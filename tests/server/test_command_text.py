@@ -6,11 +6,10 @@ from __future__ import annotations
 import pytest
 
 from pbem.server import Server
-from pbem.server.dispatch import ACCOUNT, IN_GAME, read_command
+from pbem.server.dispatch import read_command
 from pbem.server.errors import CommandError
 from pbem.server.language import commands
-from pbem.server.language.registry import ACCOUNT_VERBS, GAME_VERBS
-from pbem.server.runners.board_commands import ON_BOARD
+from pbem.server.language.registry import ACCOUNT_VERBS, GAME_VERBS, RUNNERS
 from tests.server.test_commands import challenge
 
 # One line for each form of every command, with the command it reads into.
@@ -187,7 +186,7 @@ def test_a_commands_text_reads_back_into_it(line: str) -> None:
 
 def test_every_command_word_has_a_form_here_and_every_command_a_runner() -> None:
     read = {type(command) for command in LINES.values()}
-    runs = set(ACCOUNT) | set(IN_GAME) | set(ON_BOARD)
+    runs = set(RUNNERS)
     assert read == runs
     written = {line.split()[0].lower() for line in LINES} | {
         line.split()[1].lower() for line in LINES if line.split()[0] in ("vasco", "vacu", "trugo")

@@ -12,7 +12,7 @@ from pbem.server.errors import CONFLICT, FORBIDDEN, CommandError
 from pbem.server.language import commands
 from pbem.server.language.command_text import read_challenge, read_move, read_plain, read_queue
 from pbem.server.language.messages import Effect
-from pbem.server.runners.board_commands import ON_BOARD
+from pbem.server.language.registry import RUNNERS
 from pbem.store import Board
 from tests.server.test_commands import challenge, outbox_count
 
@@ -30,7 +30,7 @@ def test_every_board_command_has_what_runs_it() -> None:
     kinds = {kind for kind in vars(commands).values() if isinstance(kind, type)}
     # every command with a word of its own (OnBoard and Guarded are only bases)
     on_board = {kind for kind in kinds if issubclass(kind, commands.OnBoard) and kind.verb}
-    assert on_board == set(ON_BOARD)
+    assert on_board == {kind for kind in RUNNERS if issubclass(kind, commands.OnBoard)}
 
 
 def test_a_vouched_move_plays_without_a_password(server: Server) -> None:
@@ -182,3 +182,12 @@ def test_a_change_always_needs_the_current_password(server: Server) -> None:
     assert {to for message in sent for to in message.to} == {"bob@example.org", "b@new.example"}
     (refusal,) = server.execute(commands.Change(what="name", userid="bob", new="x"), as_user="bob")
     assert "change password USERID PASSWORD NEWPASSWORD" in (refusal.error or "")
+
+
+def test_a_second_runner_for_one_kind_is_refused_when_it_is_registered() -> None:
+    """Each command has one runner, declared where it is defined: a second
+    `@runs` for the same kind fails at import, not at the first command."""
+    from pbem.server.language.registry import runs
+
+    with pytest.raises(AssertionError, match="two runners for Move"):
+        runs(commands.Move)(lambda ctx, game, command: None)

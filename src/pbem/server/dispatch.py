@@ -4,20 +4,31 @@ registry names), and from any command object to what runs it."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
 
 from ..games import GAMES
-from ..games.base import Game
-from .boards import challenges
+from .boards import challenges, hints, turns, votes
 from .context import Context
 from .errors import CommandError
 from .language import commands
 from .language.command_text import game_named
-from .language.registry import ACCOUNT_VERBS, ACCOUNT_WORDS, GAME_VERBS, GAME_WORDS
+from .language.registry import ACCOUNT_VERBS, ACCOUNT_WORDS, GAME_VERBS, GAME_WORDS, RUNNERS
 from .mailing import subscriptions
-from .runners import account_commands, open_challenges, standings, view_commands
-from .runners.board_commands import ON_BOARD, challenge
+from .runners import account_commands, board_commands, open_challenges, standings, view_commands
+
+# The modules that register runners (`@runs`): imported here, so every one
+# has registered before the first command runs.
+RUNNING = (
+    account_commands,
+    board_commands,
+    open_challenges,
+    standings,
+    view_commands,
+    challenges,
+    hints,
+    turns,
+    votes,
+    subscriptions,
+)
 
 
 def command_words(line: str) -> list[str]:
@@ -101,53 +112,11 @@ def run_command(ctx: Context, line: str) -> None:
     execute(ctx, read_command(line, ctx.body))
 
 
-GameRunner = Callable[[Context, Game, Any], None]
-AccountRunner = Callable[[Context, Any], None]
-
-# What runs each command that names a game (besides those on a board, in
-# board_commands.ON_BOARD), and each that does not.
-IN_GAME: dict[type[commands.Command], GameRunner] = {
-    commands.Challenge: challenge,
-    commands.AnswerChallenges: challenges.answer_all,
-    commands.Limit: standings.limit,
-    commands.Seek: standings.seek,
-    commands.Standings: standings.standings,
-    commands.History: standings.history,
-    commands.Subscribe: subscriptions.subscribe,
-    commands.Notify: subscriptions.notify,
-    commands.NewBoards: subscriptions.new_boards,
-    commands.Show: view_commands.show,
-    commands.ShowPlayers: view_commands.show_players,
-    commands.Preview: view_commands.preview,
-    commands.Games: view_commands.games,
-    commands.PostOpen: open_challenges.post,
-    commands.TakeOpen: open_challenges.take,
-    commands.WithdrawOpen: open_challenges.withdraw,
-    commands.OpenChallenges: open_challenges.open_list,
-}
-ACCOUNT: dict[type[commands.Command], AccountRunner] = {
-    commands.Help: view_commands.help_text,
-    commands.ListPlayers: account_commands.list_users,
-    commands.AllShow: account_commands.all_show,
-    commands.Signup: account_commands.signup,
-    commands.AddAddress: account_commands.add_address,
-    commands.Change: account_commands.change,
-    commands.MailPreference: account_commands.mail_preference,
-    commands.Vacation: account_commands.vacation,
-    commands.SignOff: account_commands.signoff,
-    commands.SignOn: account_commands.signon,
-    commands.DeleteAccount: account_commands.delete_account,
-    commands.Broadcast: account_commands.broadcast,
-    commands.Message: account_commands.message,
-    commands.Stop: account_commands.stop,
-}
-
-
 def execute(ctx: Context, command: commands.Command) -> None:
-    """Run a command object, whichever door it came by."""
-    if isinstance(command, commands.OnBoard):
-        ON_BOARD[type(command)](ctx, game_named(command.game), command)
-    elif isinstance(command, commands.OfGame):
-        IN_GAME[type(command)](ctx, game_named(command.game), command)
+    """Run a command object, whichever door it came by, with the runner
+    registered for its kind (`@runs` in the runner's module)."""
+    runner = RUNNERS[type(command)]
+    if isinstance(command, commands.OfGame):
+        runner(ctx, game_named(command.game), command)
     else:
-        ACCOUNT[type(command)](ctx, command)
+        runner(ctx, command)

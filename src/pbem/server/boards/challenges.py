@@ -15,6 +15,7 @@ from ...store import Board, User
 from ...store.boards import boards_of, players_of, rebuild
 from ..context import Context, login, seat_of
 from ..language import commands
+from ..language.registry import runs
 from ..mailing.board_mail import quoted, starred
 from ..players.accounts import main_address
 from ..players.ratings import rating_row
@@ -31,6 +32,7 @@ def open_challenges(ctx: Context, game: Game, user: User) -> list[tuple[Board, i
     return found
 
 
+@runs(commands.AnswerChallenges)
 def answer_all(ctx: Context, game: Game, command: commands.AnswerChallenges) -> None:
     """Accept, or decline, every open challenge of the game."""
     if command.accept:

@@ -24,11 +24,13 @@ from ..context import Context, board_of, login, seat_of
 from ..errors import CONFLICT, CommandError
 from ..language import commands
 from ..language.messages import Effect
+from ..language.registry import runs
 from .lifecycle import active_state
 
 SHOWN = 3  # moves a hint lists
 
 
+@runs(commands.Hint)
 def ask(ctx: Context, game: Game, command: commands.Hint) -> None:
     """Record the question; the answer comes from the bot worker."""
     board = board_of(ctx, game, command.board)

@@ -20,11 +20,13 @@ from ..context import Context, board_of, login, seat_of
 from ..errors import CONFLICT, CommandError
 from ..language import commands
 from ..language.messages import BoardView, Effect
+from ..language.registry import runs
 from ..mailing.board_mail import board_body, view_in
 from ..players.accounts import main_address
 from .lifecycle import RESIGN, active_state, can_decline, end_by_resignation
 
 
+@runs(commands.Resign)
 def resign(ctx: Context, game: Game, command: commands.Resign) -> None:
     """Resign now on your turn (or decline a challenge); out of turn, the
     resignation waits for the turn and only the resigner is told (sending

@@ -18,6 +18,7 @@ from ..context import Context, board_of, login, seat_of
 from ..errors import CONFLICT, CommandError
 from ..language import commands
 from ..language.messages import Effect
+from ..language.registry import runs
 from ..mailing.board_mail import quoted, send_board, starred, subscribers
 from ..players.accounts import main_address
 from .lifecycle import active_state, clear_votes, end_board
@@ -25,10 +26,12 @@ from .lifecycle import active_state, clear_votes, end_board
 WHAT = {"draw": "a draw", "undo": "taking back the last move"}
 
 
+@runs(commands.Propose)
 def propose(ctx: Context, game: Game, command: commands.Propose) -> None:
     vote(ctx, game, command, "draw")
 
 
+@runs(commands.Undo)
 def undo(ctx: Context, game: Game, command: commands.Undo) -> None:
     vote(ctx, game, command, "undo")
 
@@ -46,6 +49,7 @@ def vote(ctx: Context, game: Game, command: commands.OnBoard, kind: str) -> None
         announce(ctx, board, f"{user.userid} proposes {WHAT[kind]}", kind, user, command.comment)
 
 
+@runs(commands.Accept)
 def accept(ctx: Context, game: Game, command: commands.OnBoard) -> None:
     """Vote for every proposal open on the board."""
     board, _, user = voter(ctx, game, command)
@@ -56,6 +60,7 @@ def accept(ctx: Context, game: Game, command: commands.OnBoard) -> None:
             announce(ctx, board, what, kind, user, command.comment)
 
 
+@runs(commands.Reject)
 def reject(ctx: Context, game: Game, command: commands.OnBoard) -> None:
     """End every proposal open on the board."""
     board, _, user = voter(ctx, game, command)

@@ -4,11 +4,15 @@ it does, and the reader that turns its words into its command object.
 Dispatch finds commands here, `help` lists them from here, and the table at
 the top of `docs/commands.md` is this list (`make docs` writes it; a test
 checks it is current). A command is added by adding a `Verb` below.
+
+What runs a command is registered where it is defined: `@runs(Kind)` above
+the runner puts it in RUNNERS, which dispatch.execute looks in.
 """
 
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -383,6 +387,23 @@ GAME_VERBS: tuple[GameVerb, ...] = (
 
 
 V = TypeVar("V", bound=Verb)
+
+# A runner takes (context, game, command) for a command of a game (OfGame),
+# else (context, command); it changes the database and queues mails.
+Runner = Callable[..., None]
+RUNNERS: dict[type[commands.Command], Runner] = {}
+R = TypeVar("R", bound=Runner)
+
+
+def runs(kind: type[commands.Command]) -> Callable[[R], R]:
+    """Register the decorated function as what runs commands of `kind`."""
+
+    def register(runner: R) -> R:
+        assert kind not in RUNNERS, f"two runners for {kind.__name__}"
+        RUNNERS[kind] = runner
+        return runner
+
+    return register
 
 
 def _index(verbs: tuple[V, ...]) -> dict[str, V]:

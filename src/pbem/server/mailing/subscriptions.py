@@ -21,9 +21,11 @@ from ..context import Context, board_of, login
 from ..errors import CommandError
 from ..language import commands
 from ..language.command_text import MAX_TARGETS
+from ..language.registry import runs
 from ..players.accounts import main_address
 
 
+@runs(commands.Subscribe)
 def subscribe(ctx: Context, game: Game, command: commands.Subscribe) -> None:
     """Copies of boards' mails, or (`add` false) no more copies."""
     add = command.add
@@ -68,6 +70,7 @@ def subscribe(ctx: Context, game: Game, command: commands.Subscribe) -> None:
     )
 
 
+@runs(commands.Notify)
 def notify(ctx: Context, game: Game, command: commands.Notify) -> None:
     """pbmserv's notify: a mail when a board of the game ends, for every
     board (on, off, or the other way round from now) or for those named."""
@@ -93,6 +96,7 @@ def notify(ctx: Context, game: Game, command: commands.Notify) -> None:
     )
 
 
+@runs(commands.NewBoards)
 def new_boards(ctx: Context, game: Game, command: commands.NewBoards) -> None:
     """A mail for each new board of the game, or none."""
     user = login(ctx, command.userid, command.password)

@@ -25,6 +25,7 @@ from ..errors import CONFLICT, FORBIDDEN, CommandError
 from ..language import commands
 from ..language.command_text import CHANGE_FORM, game_named
 from ..language.messages import Effect
+from ..language.registry import runs
 from ..mailing.board_mail import board_body, subject, view_in
 from ..mailing.footers import stop_token
 from ..players.accounts import (
@@ -55,6 +56,7 @@ def bots_on_offer(session: Session, userid: str) -> str:
     )
 
 
+@runs(commands.Signup)
 def signup(ctx: Context, command: commands.Signup) -> None:
     """A new account, with mail going to the given address or the sender's."""
     userid = check_userid(command.userid)
@@ -101,6 +103,7 @@ def signup(ctx: Context, command: commands.Signup) -> None:
     )
 
 
+@runs(commands.MailPreference)
 def mail_preference(ctx: Context, command: commands.MailPreference) -> None:
     """Which mail the player wants: every board mail, a digest, or none."""
     user = login(ctx, command.userid, command.password)
@@ -123,6 +126,7 @@ def mail_preference(ctx: Context, command: commands.MailPreference) -> None:
     ctx.reply.did(Effect.PREFERENCE_SET)
 
 
+@runs(commands.AddAddress)
 def add_address(ctx: Context, command: commands.AddAddress) -> None:
     """Commands may come from other addresses too; mail stays where it goes."""
     user = login(ctx, command.userid, command.password)
@@ -142,6 +146,7 @@ def add_address(ctx: Context, command: commands.AddAddress) -> None:
     )
 
 
+@runs(commands.Change)
 def change(ctx: Context, command: commands.Change) -> None:
     """A new password, or a new main address; both ask for the current
     password (the web's session is not enough)."""
@@ -204,6 +209,7 @@ def add_addresses(ctx: Context, user: User, addresses: tuple[str, ...]) -> list[
     return added
 
 
+@runs(commands.Vacation)
 def vacation(ctx: Context, command: commands.Vacation) -> None:
     """No nags or forfeits while on vacation."""
     user = login(ctx, command.userid, command.password)
@@ -245,6 +251,7 @@ def back_from_vacation(ctx: Context, board: Board, user: User) -> None:
         nag(ctx, board, user, ctx.now - board.updated_at)
 
 
+@runs(commands.Stop)
 def stop(ctx: Context, command: commands.Stop) -> None:
     """No more mail, with the token from a mail's List-Unsubscribe header
     instead of the password."""
@@ -264,6 +271,7 @@ def stop(ctx: Context, command: commands.Stop) -> None:
     )
 
 
+@runs(commands.SignOff)
 def signoff(ctx: Context, command: commands.SignOff) -> None:
     """Leave the server: resign every active board, no more board mail, no
     more challenges. `signon` comes back. The password is always needed."""
@@ -281,6 +289,7 @@ def signoff(ctx: Context, command: commands.SignOff) -> None:
     )
 
 
+@runs(commands.SignOn)
 def signon(ctx: Context, command: commands.SignOn) -> None:
     user = login(ctx, command.userid, command.password)
     if not user.signed_off:
@@ -294,6 +303,7 @@ def signon(ctx: Context, command: commands.SignOn) -> None:
     )
 
 
+@runs(commands.DeleteAccount)
 def delete_account(ctx: Context, command: commands.DeleteAccount) -> None:
     """Remove an account that has never played (the password is always needed)."""
     user = authenticate(ctx.session, command.userid, command.password or "", ctx.sender)
@@ -312,6 +322,7 @@ def delete_account(ctx: Context, command: commands.DeleteAccount) -> None:
     )
 
 
+@runs(commands.Broadcast)
 def broadcast(ctx: Context, command: commands.Broadcast) -> None:
     """The comment to every player (administrators only)."""
     user = login(ctx, command.userid, command.password)
@@ -351,6 +362,7 @@ def board_players_of(ctx: Context, user: User) -> list[BoardPlayer]:
     return list(seen.values())
 
 
+@runs(commands.Message)
 def message(ctx: Context, command: commands.Message) -> None:
     """A private message: the comment goes to another player."""
     user = login(ctx, command.userid, command.password)
@@ -372,6 +384,7 @@ def message(ctx: Context, command: commands.Message) -> None:
     ctx.reply.send(ctx.sender, f"pbem message to {names}", f"Your message was sent to {names}.\n")
 
 
+@runs(commands.AllShow)
 def all_show(ctx: Context, command: commands.AllShow) -> None:
     """Every active board of a player, in every game (`next`: those
     awaiting their move, the longest waiting first)."""
@@ -395,6 +408,7 @@ def all_show(ctx: Context, command: commands.AllShow) -> None:
     ctx.reply.send(ctx.sender, f"pbem all show {user.userid}", "\n".join(parts))
 
 
+@runs(commands.ListPlayers)
 def list_users(ctx: Context, command: commands.ListPlayers) -> None:
     """Every player, or (`list GAME ...`) every player of those games with
     their rating; the bots marked, with their level."""

@@ -1,6 +1,5 @@
 """The commands that start and play boards: challenge, move, submit and
-confirm, pass, swap and chat; and `ON_BOARD`, what runs each command a
-player gives on a board.
+confirm, pass, swap and chat.
 
 Each takes its command object (`commands.py`); every check fails with a
 CommandError saying what was wrong and how to do it instead.
@@ -8,15 +7,12 @@ CommandError saying what was wrong and how to do it instead.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from sqlalchemy import delete, select, update
 
 from ...games.base import Game, MoveError, MoveSyntaxError, OptionError, State
 from ...store import Board, ChatLine, PendingMove, User
 from ...store.boards import StaleBoard, apply_move, create_board, players_of, rebuild
-from ..boards import hints, turns, votes
+from ..boards import turns
 from ..boards.lifecycle import active_state, after_move, clear_votes
 from ..boards.tick import out_of_time
 from ..context import Context, board_of, login, seat_of, sending_user
@@ -24,6 +20,7 @@ from ..errors import CONFLICT, MALFORMED, CommandError
 from ..language import commands
 from ..language.command_text import MAX_DAYS
 from ..language.messages import Effect
+from ..language.registry import runs
 from ..mailing.board_mail import send_board, subscribers
 from ..mailing.subscriptions import new_board_news
 from ..players.accounts import main_address, user_named
@@ -42,6 +39,7 @@ def challenge_form(game: Game) -> str:
     )
 
 
+@runs(commands.Challenge)
 def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
     """Start a board between the named players (the first moves first)."""
     form = challenge_form(game)
@@ -187,6 +185,7 @@ def stale(board: Board, number: int | None) -> CommandError:
     )
 
 
+@runs(commands.Move)
 def play(ctx: Context, game: Game, command: commands.Move, swapped: bool = False) -> None:
     """Play a move (`swapped`: by the swap command)."""
     board, user = your_turn(
@@ -243,6 +242,7 @@ def move_refused(text: str, board: Board, error: MoveError) -> CommandError:
     )
 
 
+@runs(commands.Submit)
 def submit(ctx: Context, game: Game, command: commands.Submit) -> None:
     """A move shown to its player first; `confirm` plays it."""
     board, user = your_turn(
@@ -277,6 +277,7 @@ def submit(ctx: Context, game: Game, command: commands.Submit) -> None:
     )
 
 
+@runs(commands.Confirm)
 def confirm(ctx: Context, game: Game, command: commands.Confirm) -> None:
     """Play the move the player submitted, if the board has not moved since."""
     board = board_of(ctx, game, command.board)
@@ -297,6 +298,7 @@ def confirm(ctx: Context, game: Game, command: commands.Confirm) -> None:
     play_turn(ctx, board, user, pending.text, pending.version, pending.comment)
 
 
+@runs(commands.Pass)
 def pass_turn(ctx: Context, game: Game, command: commands.Pass) -> None:
     """`pass` is the move `pass`, in the games that have one."""
     if not game.can_pass:
@@ -316,6 +318,7 @@ def as_move(command: commands.Guarded, text: str) -> commands.Move:
     )
 
 
+@runs(commands.Swap)
 def swap(ctx: Context, game: Game, command: commands.Swap) -> None:
     """`swap` is the game's swap step (Vacu's chooser taking Black, which
     would otherwise be the komi setter's), where the game has one."""
@@ -337,6 +340,7 @@ def swap(ctx: Context, game: Game, command: commands.Swap) -> None:
     play(ctx, game, as_move(command, game.swap_move), swapped=True)
 
 
+@runs(commands.Chat)
 def chat(ctx: Context, game: Game, command: commands.Chat) -> None:
     """The comment goes to the board's players and subscribers (any player
     of the server may chat on any board); the board stays as it is."""
@@ -376,6 +380,7 @@ def chat(ctx: Context, game: Game, command: commands.Chat) -> None:
     ctx.reply.did(Effect.CHATTED)
 
 
+@runs(commands.Queue)
 def queue(ctx: Context, game: Game, command: commands.Queue) -> None:
     """Queue a move for the player's next turn; on their turn, play it
     (pbmserv's `queue` is `move` then)."""
@@ -394,21 +399,3 @@ def queue(ctx: Context, game: Game, command: commands.Queue) -> None:
             kind=CONFLICT,
         )
     play_turn(ctx, board, user, command.move, board.version, command.comment)
-
-
-# What runs each command a player gives on a board.
-ON_BOARD: dict[type[commands.OnBoard], Callable[[Context, Game, Any], None]] = {
-    commands.Move: play,
-    commands.Submit: submit,
-    commands.Confirm: confirm,
-    commands.Pass: pass_turn,
-    commands.Swap: swap,
-    commands.Chat: chat,
-    commands.Resign: turns.resign,
-    commands.Queue: queue,
-    commands.Propose: votes.propose,
-    commands.Hint: hints.ask,
-    commands.Undo: votes.undo,
-    commands.Accept: votes.accept,
-    commands.Reject: votes.reject,
-}

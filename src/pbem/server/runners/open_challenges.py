@@ -28,6 +28,7 @@ from ..errors import CONFLICT, NOT_FOUND, CommandError
 from ..language import commands
 from ..language.command_text import MAX_DAYS
 from ..language.messages import Effect
+from ..language.registry import runs
 from ..players.accounts import main_address
 from ..players.ratings import rating_row
 from .board_commands import challenge
@@ -101,6 +102,7 @@ def listed(session: Session, game: str | None, now: datetime, limit: int = 100) 
     return [_listed(row, userid) for row, userid in session.execute(query)]
 
 
+@runs(commands.PostOpen)
 def post(ctx: Context, game: Game, command: commands.PostOpen) -> None:
     user = login(ctx, command.userid, command.password)
     if user.is_bot:
@@ -168,6 +170,7 @@ def post(ctx: Context, game: Game, command: commands.PostOpen) -> None:
     )
 
 
+@runs(commands.TakeOpen)
 def take(ctx: Context, game: Game, command: commands.TakeOpen) -> None:
     user = login(ctx, command.userid, command.password)
     offer = ctx.session.get(OpenChallenge, command.number)
@@ -242,6 +245,7 @@ def _accept_both(ctx: Context, board_id: int) -> None:
     )
 
 
+@runs(commands.WithdrawOpen)
 def withdraw(ctx: Context, game: Game, command: commands.WithdrawOpen) -> None:
     user = login(ctx, command.userid, command.password)
     offer = ctx.session.get(OpenChallenge, command.number)
@@ -261,6 +265,7 @@ def withdraw(ctx: Context, game: Game, command: commands.WithdrawOpen) -> None:
     )
 
 
+@runs(commands.OpenChallenges)
 def open_list(ctx: Context, game: Game, command: commands.OpenChallenges) -> None:
     """`GAME games open`: the open challenges, mailed to the sender."""
     found = listed(ctx.session, game.name, ctx.now)

@@ -14,6 +14,7 @@ from ...store import Board, BoardPlayer, BoardStatus, Rating, RatingEvent, User
 from ..context import Context, login
 from ..errors import CommandError
 from ..language import commands
+from ..language.registry import runs
 from ..players.accounts import main_address, user_named
 from ..players.ratings import ESTABLISHED, INACTIVE_AFTER, rating_row
 
@@ -145,6 +146,7 @@ def standing_sections(
     }
 
 
+@runs(commands.Standings)
 def standings(ctx: Context, game: Game, command: commands.Standings) -> None:
     """Established, provisional and inactive players, best first."""
     lines = [f"{game.title} standings"]
@@ -178,6 +180,7 @@ def standings(ctx: Context, game: Game, command: commands.Standings) -> None:
 MOST_HISTORY = 300  # rated boards in one `history` with no player
 
 
+@runs(commands.History)
 def history(ctx: Context, game: Game, command: commands.History) -> None:
     """One line per finished board of the player: result and rating change;
     with no player, the game's rated boards, the newest last."""
@@ -207,6 +210,7 @@ MAX_LIMIT = 1000
 MAX_SEEK = 100
 
 
+@runs(commands.Limit)
 def limit(ctx: Context, game: Game, command: commands.Limit) -> None:
     """The most boards of this game the player plays at once (None: no
     limit); or whether they take new challenges; or only what is set."""
@@ -235,6 +239,7 @@ def limit(ctx: Context, game: Game, command: commands.Limit) -> None:
     )
 
 
+@runs(commands.Seek)
 def seek(ctx: Context, game: Game, command: commands.Seek) -> None:
     """How many new boards of this game the player would like (None: only
     say how many now)."""

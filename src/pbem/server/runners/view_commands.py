@@ -17,7 +17,7 @@ from ..language import commands
 from ..language.command_text import game_named
 from ..language.help_subjects import HELP_SUBJECTS
 from ..language.messages import BoardView
-from ..language.registry import command_list
+from ..language.registry import command_list, runs
 from ..mailing.board_mail import board_body, subject, view_in
 from ..players.accounts import user_named
 from ..views.documents import rules_text
@@ -36,6 +36,7 @@ def board_at(ctx: Context, game: Game, number: int, at: int | None) -> tuple[Boa
     return board, rebuild(board, at)
 
 
+@runs(commands.Show)
 def show(ctx: Context, game: Game, command: commands.Show) -> None:
     """Each board named, a mail each: drawn for the sender if they play on
     it, or (`showas`) for the player named."""
@@ -103,6 +104,7 @@ def chosen_boards(
     return found, total
 
 
+@runs(commands.ShowPlayers)
 def show_players(ctx: Context, game: Game, command: commands.ShowPlayers) -> None:
     """The boards of any of the named players: active ones (the default),
     all, inactive (finished) ones, or `next`: every board awaiting one of
@@ -138,6 +140,7 @@ def show_players(ctx: Context, game: Game, command: commands.ShowPlayers) -> Non
     ctx.reply.send(ctx.sender, f"{game.title} show {names} {choice}", "\n".join(parts))
 
 
+@runs(commands.Preview)
 def preview(ctx: Context, game: Game, command: commands.Preview) -> None:
     """What moves would do, on a board (as it is, or after move N) or on a
     new one; nothing is stored."""
@@ -173,6 +176,7 @@ def play_moves(state: State, moves: Iterable[str]) -> State:
     return state
 
 
+@runs(commands.Games)
 def games(ctx: Context, game: Game, command: commands.Games) -> None:
     """The boards of the game: of any of the players named, or every board
     (`next` with no player: those awaiting the sender's move), a line each."""
@@ -205,6 +209,7 @@ def games(ctx: Context, game: Game, command: commands.Games) -> None:
     ctx.reply.send(ctx.sender, topic, "\n".join(lines) + "\n")
 
 
+@runs(commands.Help)
 def help_text(ctx: Context, command: commands.Help) -> None:
     """The list of commands, a game's rules, or another help subject; a
     mail for each subject named."""
