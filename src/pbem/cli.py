@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, TextIO
 from . import __version__
 from .games import GAMES, get_game
 from .games.base import Game, OptionError, ReplayError, is_option
-from .server.views.documents import rules_text
 
 if TYPE_CHECKING:
     from .server import Outgoing, Server
@@ -289,6 +288,8 @@ def run(argv: Sequence[str], out: TextIO) -> int:
         raise UsageError(f"{error.args[0]}\n\n{USAGE}") from error
     command = [word.lower() for word in argv[1:3]]
     if command[:1] == ["help"]:
+        from .games.documents import rules_text
+
         out.write(rules_text(game))
         return 0
     if command == ["preview", "new"]:

@@ -11,7 +11,7 @@ from pbem.bots import BotWorker
 from pbem.games import get_game
 from pbem.server import Server, bot_turns
 from pbem.server.boards import hints as hint_rules
-from pbem.server.language.command_text import read_challenge
+from pbem.server.language.commands.challenges import read_challenge
 from pbem.store import HintRequest, OutboxMessage
 from tests.conftest import BotWorkers
 from tests.server.test_commands import Clock, signup

@@ -10,7 +10,8 @@ from pbem.games import get_game
 from pbem.server import Server
 from pbem.server.errors import CONFLICT, FORBIDDEN, CommandError
 from pbem.server.language import commands
-from pbem.server.language.command_text import read_challenge, read_move, read_plain, read_queue
+from pbem.server.language.commands.challenges import read_challenge
+from pbem.server.language.commands.on_board import read_move, read_plain, read_queue
 from pbem.server.language.messages import Effect
 from pbem.server.language.registry import RUNNERS
 from pbem.store import Board

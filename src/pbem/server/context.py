@@ -1,6 +1,6 @@
 """What every command works with (the transaction, the sender, the time, the
 mails it will send), and the checks commands share: who is acting, which
-game, board and seat. Reading command words is command_text.py's; the board
+game, board and seat. Reading command words is language/'s; the board
 mails are board_mail.py's."""
 
 from __future__ import annotations

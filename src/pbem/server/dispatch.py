@@ -10,8 +10,8 @@ from .boards import challenges, hints, turns, votes
 from .context import Context
 from .errors import CommandError
 from .language import commands
-from .language.command_text import game_named
 from .language.registry import ACCOUNT_VERBS, ACCOUNT_WORDS, GAME_VERBS, GAME_WORDS, RUNNERS
+from .language.words import game_named
 from .mailing import subscriptions
 from .runners import account_commands, board_commands, open_challenges, standings, view_commands
 

@@ -14,7 +14,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from ..games import GAMES, get_game
-from ..server.views.documents import rules_text
+from ..games.documents import rules_text
 from .actions import take_flashes
 from .session import csrf_token, current_userid
 

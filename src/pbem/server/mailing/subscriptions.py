@@ -20,8 +20,8 @@ from ...store.boards import players_of
 from ..context import Context, board_of, login
 from ..errors import CommandError
 from ..language import commands
-from ..language.command_text import MAX_TARGETS
 from ..language.registry import runs
+from ..language.words import MAX_TARGETS
 from ..players.accounts import main_address
 
 

@@ -1,7 +1,7 @@
 """The commands about players and their mail: help, signup, add, change,
 mail, vacation, signoff/signon, delete, broadcast, message, all show, list.
 
-Each takes its command object (`commands.py`), checks it, changes the
+Each takes its command object (language/commands/), checks it, changes the
 database and says which mails go out; every check fails with a
 CommandError saying what was wrong and how to do it instead.
 """
@@ -23,9 +23,10 @@ from ..boards.tick import nag
 from ..context import Context, login, seat_of
 from ..errors import CONFLICT, FORBIDDEN, CommandError
 from ..language import commands
-from ..language.command_text import CHANGE_FORM, game_named
+from ..language.commands.accounts import CHANGE_FORM
 from ..language.messages import Effect
 from ..language.registry import runs
+from ..language.words import game_named
 from ..mailing.board_mail import board_body, subject, view_in
 from ..mailing.footers import stop_token
 from ..players.accounts import (

@@ -1,7 +1,7 @@
 """The commands that start and play boards: challenge, move, submit and
 confirm, pass, swap and chat.
 
-Each takes its command object (`commands.py`); every check fails with a
+Each takes its command object (language/commands/); every check fails with a
 CommandError saying what was wrong and how to do it instead.
 """
 
@@ -18,9 +18,9 @@ from ..boards.tick import out_of_time
 from ..context import Context, board_of, login, seat_of, sending_user
 from ..errors import CONFLICT, MALFORMED, CommandError
 from ..language import commands
-from ..language.command_text import MAX_DAYS
 from ..language.messages import Effect
 from ..language.registry import runs
+from ..language.words import MAX_DAYS
 from ..mailing.board_mail import send_board, subscribers
 from ..mailing.subscriptions import new_board_news
 from ..players.accounts import main_address, user_named

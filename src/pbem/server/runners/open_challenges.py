@@ -26,9 +26,9 @@ from ...store.database import rows_changed
 from ..context import Context, login
 from ..errors import CONFLICT, NOT_FOUND, CommandError
 from ..language import commands
-from ..language.command_text import MAX_DAYS
 from ..language.messages import Effect
 from ..language.registry import runs
+from ..language.words import MAX_DAYS
 from ..players.accounts import main_address
 from ..players.ratings import rating_row
 from .board_commands import challenge

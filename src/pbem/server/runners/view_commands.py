@@ -9,18 +9,18 @@ from sqlalchemy import and_, func, select
 
 from ...games import GAMES
 from ...games.base import Game, MoveError, MoveSyntaxError, OptionError, State
+from ...games.documents import rules_text
 from ...store import Board, BoardPlayer, BoardStatus
 from ...store.boards import rebuild
 from ..context import Context, board_of, login, seat_of, sender_account
 from ..errors import CONFLICT, MALFORMED, CommandError
 from ..language import commands
-from ..language.command_text import game_named
 from ..language.help_subjects import HELP_SUBJECTS
 from ..language.messages import BoardView
 from ..language.registry import command_list, runs
+from ..language.words import game_named
 from ..mailing.board_mail import board_body, subject, view_in
 from ..players.accounts import user_named
-from ..views.documents import rules_text
 from ..views.listings import LISTED, board_line
 
 

@@ -1,10 +1,11 @@
-"""The documents shipped in the package: each game's rules (docs/rules/)."""
+"""Each game's rules document, shipped in the package (docs/rules/, which
+the game names as `rules_document`): read, never changed."""
 
 from __future__ import annotations
 
 from importlib import resources
 
-from ...games.base import Game
+from .base import Game
 
 
 def rules_text(game: Game) -> str:
