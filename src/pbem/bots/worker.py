@@ -23,6 +23,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from multiprocessing.context import BaseContext
 from typing import Any
 
 from ..ai.decide import DRAW_LOOK, HINT_LOOK, Decision, analyse, choose_move, takes_draw
@@ -73,6 +74,9 @@ class BotWorker:
     server: Server
     processes: int = 1
     holder: str = field(default_factory=holder_name)
+    # How the search processes start: `pbem serve` gives its own spawn
+    # context, whose processes die with it (host/processes.py).
+    context: BaseContext = SPAWN
     _pool: ProcessPoolExecutor | None = field(default=None, init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
 
@@ -190,7 +194,7 @@ class BotWorker:
         with self._lock:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(
-                    self.processes, mp_context=SPAWN, initializer=_ready
+                    self.processes, mp_context=self.context, initializer=_ready
                 )
             return self._pool
 

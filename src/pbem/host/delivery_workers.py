@@ -14,7 +14,11 @@ lease (delivery.py), so they never send a mail twice.
 The listener and the tick wake them when they queued mail, by a byte down a
 pipe to each: unlike a shared lock or semaphore, a pipe cannot be left
 locked by a process killed while it waited, and a dead reader costs the
-writer nothing.
+writer nothing. Only the parent holds a pipe's writing end, so its end of
+file means the parent is gone: the process waiting on it ends (it used to
+find the pipe always ready and spin, a quarter of a core each). A process
+also dies with its parent at once (processes.py); the pipe is the second
+guard.
 """
 
 from __future__ import annotations
@@ -51,14 +55,18 @@ class PipeWake:
         self.waiting = False  # in wait(): SIGTERM may end the process at once
 
     def wait(self, timeout: float | None = None) -> bool:
+        """Whether woken before `timeout`; raises SystemExit at the pipe's
+        end of file: the parent, which alone writes to it, is gone."""
         self.waiting = True
         try:
             ready, _, _ = select.select([self.reader.fileno()], [], [], timeout)
+            if ready:
+                with contextlib.suppress(BlockingIOError):
+                    if not os.read(self.reader.fileno(), 4096):  # (every wake-up so far)
+                        log.warning("the parent process is gone: delivery process ends")
+                        raise SystemExit(0)
         finally:
             self.waiting = False
-        if ready:
-            with contextlib.suppress(BlockingIOError):
-                os.read(self.reader.fileno(), 4096)  # every wake-up so far is taken
         return bool(ready)
 
     def clear(self) -> None:

@@ -1,23 +1,36 @@
 """Child processes of `pbem serve`: started fresh (spawn), named, kept
-running, stopped. The web door (web_workers.py) and the outbox delivery
-(mail/delivery_workers.py) each run in a few of them."""
+running, stopped, and ended with it. The web door (web_workers.py) and the
+outbox delivery (delivery_workers.py) each run in a few of them, the bots'
+searches in one or more (bots/worker.py, given SPAWN by serve.py).
+
+Every process started by SPAWN dies with the process that started it,
+however that one ends (kill -9 included): the kernel sends it SIGKILL
+(prctl's parent-death signal, `die_with_parent`). Left running, an orphaned
+web process kept the web port, so a restart could not listen on it."""
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
+import functools
 import gc
 import logging
-import multiprocessing
+import os
+import queue
+import signal
+import threading
+import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
+from multiprocessing.context import SpawnContext, SpawnProcess
 from multiprocessing.process import BaseProcess
 from typing import Any
 
 log = logging.getLogger("pbem.serve")
-SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: no threads or locks forked
 _PR_SET_NAME = 15  # prctl(2): the thread's name, which ps, top and /proc/PID/comm show
+_PR_SET_PDEATHSIG = 1  # prctl(2): the signal this process gets when its parent dies
+WATCH_SECONDS = 0.5  # how often a process without prctl looks whether its parent is gone
 
 
 def name_this_process(name: str) -> None:
@@ -25,8 +38,99 @@ def name_this_process(name: str) -> None:
     host tells a web process from a delivery process; where the system has
     no prctl, nothing changes."""
     with contextlib.suppress(OSError, AttributeError, TypeError):
-        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-        libc.prctl(_PR_SET_NAME, name.encode()[:15], 0, 0, 0)
+        _libc().prctl(_PR_SET_NAME, name.encode()[:15], 0, 0, 0)
+
+
+@functools.cache
+def _libc() -> Any:
+    """The C library (this program's own symbols: no search, no ldconfig run)."""
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def die_with_parent(parent: int) -> None:
+    """End this process (SIGKILL) as soon as process `parent`, which started
+    it, is gone, however it ended. The kernel sends the signal when the
+    *thread* that started this process ends, so SPAWN starts processes from
+    threads that last as long as their process (`_from_a_lasting_thread`).
+    A parent already gone before this was set is seen by its pid: this
+    process has been given another parent. Where there is no prctl, a
+    thread looks at the parent every WATCH_SECONDS instead."""
+    try:
+        libc = _libc()
+        if libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    except (OSError, AttributeError, TypeError):
+        threading.Thread(
+            target=_watch_parent, args=(parent,), name="parent-watch", daemon=True
+        ).start()
+    if os.getppid() != parent:  # gone while this process started
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+_starts: queue.SimpleQueue[tuple[Callable[[], None], Future[None]]] = queue.SimpleQueue()
+_starter: threading.Thread | None = None
+_starter_lock = threading.Lock()
+
+
+def _from_a_lasting_thread(start: Callable[[], None]) -> None:
+    """Run `start` (a process's start) in the main thread or in one thread
+    kept for starting processes, never in a thread that may end before the
+    process does: the parent-death signal would end the child with it (the
+    bots' searches are started from the bot worker's threads)."""
+    global _starter
+    current = threading.current_thread()
+    if current is threading.main_thread() or current is _starter:
+        start()
+        return
+    with _starter_lock:
+        if _starter is None or not _starter.is_alive():
+            _starter = threading.Thread(target=_start_forever, name="process-starter", daemon=True)
+            _starter.start()
+    done: Future[None] = Future()
+    _starts.put((start, done))
+    done.result()
+
+
+def _start_forever() -> None:
+    while True:
+        start, done = _starts.get()
+        try:
+            start()
+        except BaseException as error:  # (the caller raises it)
+            done.set_exception(error)
+        else:
+            done.set_result(None)
+
+
+class DyingProcess(SpawnProcess):
+    """A spawned process that dies with the process that started it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.started_by = os.getpid()
+
+    def start(self) -> None:
+        _from_a_lasting_thread(super().start)
+
+    def run(self) -> None:
+        die_with_parent(self.started_by)
+        super().run()
+
+
+class DyingSpawnContext(SpawnContext):
+    """multiprocessing's spawn context (a fresh interpreter: no threads or
+    locks forked), whose processes die with their parent."""
+
+    Process = DyingProcess
+
+
+SPAWN = DyingSpawnContext()
 
 
 def quieter_collector() -> None:
@@ -49,7 +153,8 @@ def quieter_collector() -> None:
 @dataclass
 class ChildProcesses:
     """`count` processes running `target(*args_for(index))`, each named
-    `name`; `args_for` is asked again for a process that replaces one."""
+    `name`; `args_for` is asked again for a process that replaces one. Each
+    dies with this process (SPAWN)."""
 
     name: str
     count: int

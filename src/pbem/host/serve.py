@@ -1,8 +1,10 @@
 """`pbem serve` (what `make serve` starts): one process running the SMTP
 listener, the periodic tick, the bot worker (its searches in processes of
 their own) and, when a mailbox is configured, the IMAP poller, with the web
-door (web_workers.py) and the outbox delivery (mail/delivery_workers.py) in
-child processes; logging to the console."""
+door (web_workers.py) and the outbox delivery (delivery_workers.py) in
+child processes; logging to the console. Every child dies with this process,
+however it ends (processes.py): a kill -9 leaves no web process holding the
+port, so a restart can listen at once."""
 
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ from ..settings import Settings
 from ..store import database_url, make_engine, session_factory, upgrade
 from ..web.session import secret_key
 from .delivery_workers import DeliveryWorkers, process_count
+from .processes import SPAWN
 from .web_workers import WebWorkers, web_server, worker_count
 
 log = logging.getLogger("pbem.serve")
@@ -136,7 +139,11 @@ def serve(
     if web is not None:
         threads.append(threading.Thread(target=web.run, name="web"))
         web_thread = threads[-1]
-    bots = BotWorker(server, settings.bot_processes) if settings.bot_processes > 0 else None
+    bots = (
+        BotWorker(server, settings.bot_processes, context=SPAWN)  # (searches die with us)
+        if settings.bot_processes > 0
+        else None
+    )
     if bots is not None:
         threads.append(
             threading.Thread(target=bots.run, args=(stop, settings.bot_seconds), name="bots")

@@ -49,7 +49,10 @@ class Stop(Protocol):
 
 class Wake(Protocol):
     """What the delivery loop sleeps on between passes (a threading.Event,
-    or a delivery process's pipe, delivery_workers.py)."""
+    or a delivery process's pipe, delivery_workers.py). A wait returns
+    early only when woken: a wake-up that can no longer come (the pipe's
+    writer, the parent process, gone) ends the loop by raising SystemExit,
+    never returns at once again and again (the loop would spin)."""
 
     def wait(self, timeout: float | None = None) -> bool: ...
 
@@ -57,7 +60,9 @@ class Wake(Protocol):
 
 
 class Nudge(Protocol):
-    """What a door sets when it queued mail, to wake the delivery."""
+    """What a door sets when it queued mail, to wake the delivery (for the
+    delivery processes, a byte down each one's pipe, whose writing end only
+    the parent holds: its end of file means the parent is gone)."""
 
     def set(self) -> None: ...
 
