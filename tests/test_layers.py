@@ -43,7 +43,7 @@ SERVER_RANKS: list[set[str]] = [
     {"mailing"},  # board mails, the game's story, footers, subscriptions
     {"boards"},  # a board's life: challenges, moves, votes, the tick
     {"runners"},  # what each command does
-    {"dispatch"},  # from a command to its runner
+    {"dispatch", "read_side"},  # from a command to its runner; what the doors read
     {"service"},  # the Server front
     {"api_tokens", "bot_turns"},  # lanes on the front: tokens, the bots' side
     {"warm_up", "__init__"},  # a web process made ready; the package's face
@@ -176,3 +176,16 @@ def test_the_map_says_what_the_test_checks() -> None:
     assert listed == SERVER_RANKS
     readme = (root / "README.md").read_text(encoding="utf-8")
     assert "docs/design.md" in readme and "../shared" not in readme
+
+
+def test_the_web_opens_no_database_session() -> None:
+    """The web reads through `server.read` (server/read_side.py) and writes
+    through `Server.execute`: no session, engine or SQL of its own."""
+    opened = []
+    for path in sorted((SOURCE / "web").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in {"reads", "sessions", "writer"}:
+                opened.append(f"{path.name}:{node.lineno} .{node.attr}")
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sqlalchemy"):
+                opened.append(f"{path.name}:{node.lineno} imports {node.module}")
+    assert opened == []

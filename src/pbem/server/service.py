@@ -32,6 +32,7 @@ from .mailing.reply_cap import cap_replies
 from .players.accounts import authenticate, find_user
 from .players.passwords import PasswordWork, do_or_hand_out, handed_out
 from .players.ratings import rate_finished_boards
+from .read_side import ReadSide
 from .views.board_view import BoardViews, read_view
 
 MAX_LINE = 1000  # characters of a command line
@@ -120,6 +121,7 @@ class Server:
         self.reader: Engine = statements(sessions.kw["bind"])  # single reads, see there
         self.views = BoardViews(sessions.kw["bind"])  # boards as the doors show them
         self.clock = clock
+        self.read = ReadSide(self.reads, clock)  # what the doors show: they open no session
 
     def handle(
         self,

@@ -11,7 +11,6 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from ..server import api_tokens
 from ..server.errors import CommandError
 from ..server.language.commands import Change, Command, MailPreference, Signup, Vacation
-from ..server.players.accounts import find_user
 from .actions import Outcome, act_on, execute_as, flash, server_of
 from .found import TokenId
 from .password_lane import password_lane
@@ -55,9 +54,7 @@ def signup(request: Request, form: PostedForm) -> Response:
 
 def canonical(request: Request, userid: str) -> str:
     """The userid as its owner spelled it at sign-up."""
-    with server_of(request).reads() as session:
-        user = find_user(session, userid)
-        return user.userid if user else userid
+    return server_of(request).read.spelled(userid)
 
 
 @router.get("/login", response_class=HTMLResponse)
@@ -108,17 +105,15 @@ def account(request: Request) -> HTMLResponse:
 
 def account_page(request: Request, userid: str, new_token: str | None = None) -> HTMLResponse:
     """The account page; with a token just made, that token, shown this once."""
-    with server_of(request).reads() as session:
-        user = find_user(session, userid)
-        if user is None:  # deleted meanwhile
-            log_out(request)
-            raise HTTPException(403, "That account no longer exists.")
-        addresses = [a.address for a in user.addresses]
-        details: dict[str, Any] = {
-            "mail": user.mail_preference,
-            "vacation": bool(user.vacation),
-            "addresses": addresses,
-        }
+    shown = server_of(request).read.account(userid)
+    if shown is None:  # deleted meanwhile
+        log_out(request)
+        raise HTTPException(403, "That account no longer exists.")
+    details: dict[str, Any] = {
+        "mail": shown.mail_preference,
+        "vacation": shown.vacation,
+        "addresses": list(shown.addresses),
+    }
     tokens = api_tokens.tokens_of(server_of(request), userid)
     details["tokens"] = [(t.id, t.label, t.created_at, t.last_used_at) for t in tokens]
     return render(request, "account.html", title="Your account", new_token=new_token, **details)

@@ -40,9 +40,8 @@ from ..server import Server, api_tokens
 from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandError
 from ..server.language import commands
 from ..server.language.messages import Sent
-from ..server.players.accounts import find_user
 from ..server.players.throttle import check_allowed, record_failure
-from ..server.runners.standings import SECTION_SIZE, standing_sections
+from ..server.runners.standings import SECTION_SIZE
 from ..server.runners.view_commands import play_moves
 from ..server.views import listings
 from ..server.views.board_view import BoardView, Ending
@@ -379,16 +378,15 @@ def me(request: Request, token: Token) -> Me:
     """The account of the API token: a way to check a token works."""
     server = server_of(request)
     userid = token.owner(server)
-    with server.reads() as session:
-        user = find_user(session, userid)
-        if user is None:
-            raise unauthorized(f"That token's account no longer exists: {GET_TOKEN}")
-        return Me(
-            userid=user.userid,
-            addresses=[a.address for a in user.addresses],
-            mail_preference=user.mail_preference,
-            vacation=bool(user.vacation),
-        )
+    shown = server.read.account(userid)
+    if shown is None:
+        raise unauthorized(f"That token's account no longer exists: {GET_TOKEN}")
+    return Me(
+        userid=shown.userid,
+        addresses=list(shown.addresses),
+        mail_preference=shown.mail_preference,
+        vacation=shown.vacation,
+    )
 
 
 @router.post(
@@ -427,34 +425,31 @@ def command(request: Request, token: Token, sent: CommandRequest) -> CommandResu
 def player(request: Request, userid: str) -> PlayerInfo:
     """A player's ratings in each game and their boards: active, awaiting
     their move, and finished (the newest 200)."""
-    with server_of(request).reads() as session:
-        user = listings.player_named(session, userid)
-        if user is None:
-            raise HTTPException(404, f"There is no user '{userid[:40]}'.")
-        ratings = [
-            RatingInfo(
-                game=row.game,
-                rating=row.rating,
-                games=row.games,
-                wins=row.wins,
-                losses=row.losses,
-                draws=row.draws,
-                limit=row.limit,
-                seeking=row.seeking,
-            )
-            for _, row in sorted(listings.ratings_of(session, user).items())
-        ]
-        lines = listings.boards(session, None, "mine", user.userid)
-        awaiting = listings.boards(session, None, "awaiting", user.userid)
-        return PlayerInfo(
-            userid=user.userid,
-            vacation=bool(user.vacation),
-            signed_off=bool(user.signed_off),
-            ratings=ratings,
-            active=[summary(line) for line in lines if not line.finished],
-            awaiting=[summary(line) for line in awaiting],
-            finished=[summary(line) for line in lines if line.finished],
+    shown = server_of(request).read.player(userid)
+    if shown is None:
+        raise HTTPException(404, f"There is no user '{userid[:40]}'.")
+    ratings = [
+        RatingInfo(
+            game=row.game,
+            rating=row.rating,
+            games=row.games,
+            wins=row.wins,
+            losses=row.losses,
+            draws=row.draws,
+            limit=row.limit,
+            seeking=row.seeking,
         )
+        for _, row in sorted(shown.ratings.items())
+    ]
+    return PlayerInfo(
+        userid=shown.userid,
+        vacation=shown.vacation,
+        signed_off=shown.signed_off,
+        ratings=ratings,
+        active=[summary(line) for line in shown.boards if not line.finished],
+        awaiting=[summary(line) for line in shown.awaiting],
+        finished=[summary(line) for line in shown.boards if line.finished],
+    )
 
 
 @router.get(
@@ -477,10 +472,7 @@ def standings(
     `more` says when a section goes on (ask with `section` and `start`)."""
     found = game_or_404(game)
     server = server_of(request)
-    with server.reads() as session:
-        sections = standing_sections(
-            session, found.name, server.clock(), start={section: start} if section else None
-        )
+    sections = server.read.standings(found.name, start={section: start} if section else None)
     if section:
         sections = {section: sections[section]}
     first = start if section else 0
@@ -530,8 +522,7 @@ def boards(
     found = game_or_404(game)
     if show in ("mine", "awaiting") and userid is None:
         raise unauthorized(f"show={show} is about you, so it needs an API token: {GET_TOKEN}")
-    with server.reads() as session:
-        lines = listings.boards(session, found.name, show, userid, limit=limit)
+    lines = server.read.boards(found.name, show, userid, limit=limit)
     return BoardList(show=show, boards=[summary(line) for line in lines])
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 
 from ..server.language import commands
-from ..server.runners import open_challenges
 from ..server.runners.open_challenges import Listed
 from .actions import dashed, server_of
 from .api import ERRORS, READ_ERRORS, GamePath, Token, action_result, execute
@@ -44,8 +43,7 @@ def open_list(request: Request, game: GamePath) -> list[OpenChallengeOut]:
     nor expired. Anyone may read them; taking one needs a token."""
     found = game_or_404(game)
     server = server_of(request)
-    with server.reads() as session:
-        return [shown(item) for item in open_challenges.listed(session, found.name, server.clock())]
+    return [shown(item) for item in server.read.open_challenges(found.name)]
 
 
 @router.post(
@@ -79,12 +77,11 @@ def post_open(
         comment=sent.comment,
     )
     execute(server, userid, command)
-    with server.reads() as session:
-        mine = [
-            item
-            for item in open_challenges.listed(session, found.name, server.clock())
-            if item.poster.lower() == userid.lower()
-        ]
+    mine = [
+        item
+        for item in server.read.open_challenges(found.name)
+        if item.poster.lower() == userid.lower()
+    ]
     return shown(max(mine, key=lambda item: item.id))
 
 

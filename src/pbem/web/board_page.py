@@ -106,8 +106,7 @@ def board_view(
         hint = server.latest_hint(board_id, userid, latest)
     waiting = None
     if userid is not None:
-        with server.reads() as session:
-            waiting = listings.next_awaiting(session, userid, board_id)
+        waiting = server.read.next_awaiting(userid, board_id)
     return render(
         request,
         "board.html",

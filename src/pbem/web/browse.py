@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from ..games import GAMES
 from ..server.language.commands import Challenge, PostOpen, TakeOpen, WithdrawOpen
 from ..server.runners import open_challenges
-from ..server.runners.standings import SECTION_SIZE, SECTIONS, standing_sections
+from ..server.runners.standings import SECTION_SIZE, SECTIONS
 from ..server.views import listings
 from .actions import act_on, dashed, flash, server_of
 from .found import OfferId, game_or_404
@@ -23,10 +23,8 @@ router = APIRouter(include_in_schema=False)
 def home(request: Request) -> HTMLResponse:
     server = server_of(request)
     userid = current_userid(request)
-    with server.reads() as session:
-        recent = listings.boards(session, None, "active", userid, limit=12)
-        waiting = listings.boards(session, None, "awaiting", userid, limit=20) if userid else []
-        offers = open_challenges.listed(session, None, server.clock(), limit=20)
+    shown = server.read.home(userid)
+    recent, waiting, offers = shown.recent, shown.awaiting, shown.offers
     pictures = {name: svg_markup(listings.sample_svg(name)) for name in GAMES}
     return render(
         request,
@@ -42,16 +40,11 @@ def home(request: Request) -> HTMLResponse:
 @router.get("/players/{userid}", response_class=HTMLResponse)
 def player(request: Request, userid: str) -> HTMLResponse:
     server = server_of(request)
-    with server.reads() as session:
-        user = listings.player_named(session, userid)
-        if user is None:
-            raise HTTPException(404, f"No player is called {userid[:30]!r}.")
-        ratings = listings.ratings_of(session, user)
-        active = listings.boards(session, None, "mine", user.userid)
-        waiting = listings.boards(session, None, "awaiting", user.userid)
-        events = listings.rating_history(session, user)
-        name = user.userid
-        level = user.bot_level
+    shown = server.read.player(userid, history=True)
+    if shown is None:
+        raise HTTPException(404, f"No player is called {userid[:30]!r}.")
+    ratings, active, waiting = shown.ratings, shown.boards, shown.awaiting
+    events, name, level = shown.history, shown.userid, shown.bot_level
     return render(
         request,
         "player.html",
@@ -76,10 +69,7 @@ def standings(
         section, start = None, 0
     start = max(0, start)
     server = server_of(request)
-    with server.reads() as session:
-        sections = standing_sections(
-            session, game.name, server.clock(), start={section: start} if section else None
-        )
+    sections = server.read.standings(game.name, start={section: start} if section else None)
     if section:
         sections = {section: sections[section]}
     return render(
@@ -100,9 +90,8 @@ def game_page(request: Request, game_name: str, show: str = "active") -> HTMLRes
     if show not in listings.FILTERS:
         show = "active"
     server = server_of(request)
-    with server.reads() as session:
-        lines = listings.boards(session, game.name, show, current_userid(request))
-        offers = open_challenges.listed(session, game.name, server.clock())
+    lines = server.read.boards(game.name, show, current_userid(request))
+    offers = server.read.open_challenges(game.name)
     return render(
         request,
         "game.html",
