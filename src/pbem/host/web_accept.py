@@ -189,5 +189,5 @@ def shared_loads(count: int) -> Loads:
     memory the spawned web processes share with the one that made it."""
     from .processes import SPAWN
 
-    loads: Any = SPAWN.RawArray("i", [NOT_TAKING] * count)
+    loads: Loads = SPAWN.RawArray("i", [NOT_TAKING] * count)
     return loads

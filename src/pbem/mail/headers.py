@@ -36,13 +36,15 @@ class ParsedOnce(EmailPolicy):
 # Values up to inbound.MAX_FIELD bytes: a few megabytes at most.
 @lru_cache(maxsize=512)
 def _fetched(name: str, value: str) -> BaseHeader:
-    return email.policy.default.header_fetch_parse(name, value)
+    header: BaseHeader = email.policy.default.header_fetch_parse(name, value)
+    return header
 
 
 @lru_cache(maxsize=512)
 def _stored(name: str, value: str) -> BaseHeader:
     """(A value with a line break raises, as the package's does, and is not kept.)"""
-    return email.policy.default.header_store_parse(name, value)[1]
+    header: BaseHeader = email.policy.default.header_store_parse(name, value)[1]
+    return header
 
 
 READING = ParsedOnce()  # incoming mail (inbound.py)

@@ -17,7 +17,7 @@ import ssl
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 from urllib.parse import unquote, urlsplit
 
 import sqlalchemy.exc
@@ -100,7 +100,7 @@ class _RawMessage(MailMessage):
     """A fetched mail that keeps the bytes the server sent: `receive` gets
     the original, not a re-serialisation by the email package."""
 
-    def __init__(self, fetch_data: list) -> None:
+    def __init__(self, fetch_data: list[Any]) -> None:
         super().__init__(fetch_data)
         self.raw: bytes = next(
             (item[1] for item in fetch_data if isinstance(item, tuple) and len(item) > 1), b""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -93,13 +94,13 @@ def create_board(
     return board
 
 
-def snapshot_of(state: State) -> dict[str, object]:
+def snapshot_of(state: State[Any]) -> dict[str, object]:
     """What a board keeps of its state: its JSON form without the legal
     moves (worked out when asked for, not at every move)."""
     return state.to_json(legal_moves=False)
 
 
-def rebuild(board: Board, upto: int | None = None) -> State:
+def rebuild(board: Board, upto: int | None = None) -> State[Any]:
     """The board's state (after its first `upto` moves): from the positions
     kept in this process, else replayed from its record."""
     moves = record_of(board)
@@ -214,7 +215,7 @@ def apply_move(
     *,
     comment: str = "",
     auto: bool = False,
-) -> State:
+) -> State[Any]:
     """Play `text` as move `expected + 1` of the board, or raise StaleBoard
     if the board has another number of moves by now, or the game's
     MoveError if the move is not legal. The caller commits."""
@@ -290,7 +291,7 @@ def finish_board(
     _note_finished(session, board)
 
 
-def take_back(session: Session, board: Board, now: datetime) -> State:
+def take_back(session: Session, board: Board, now: datetime) -> State[Any]:
     """Remove the last move of an active board (an agreed undo)."""
     expected = board.version
     if expected == 0:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
@@ -25,7 +26,7 @@ router = APIRouter(include_in_schema=False)
 NO_STORE = {"Cache-Control": "no-store"}  # a board's answers change with every move
 
 
-def move_buttons(state: State) -> list[MoveButton]:
+def move_buttons(state: State[Any]) -> list[MoveButton]:
     """The legal moves of the player to move that are no click on the board
     (none once the game is over)."""
     if state.result is not None or state.to_move is None:
@@ -33,7 +34,7 @@ def move_buttons(state: State) -> list[MoveButton]:
     return state.move_buttons()
 
 
-def current_state(request: Request, game_name: str, board_id: int) -> State:
+def current_state(request: Request, game_name: str, board_id: int) -> State[Any]:
     """The board's state now (a 404 for no such board of that game)."""
     return page_view(server_of(request), game_name, board_id).state()
 

@@ -29,7 +29,8 @@ from .geometry import (
 )
 
 if TYPE_CHECKING:
-    from .state import TrugoMove, TrugoState
+    from .move import TrugoMove
+    from .state import TrugoState
 
 _JUNCTION = re.compile(rf"\s*{CELL_PATTERN}{CORNER_PATTERN}\s*", re.IGNORECASE)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 ROTATION_LETTERS = "abc"
 CORNER_LETTERS = ("e", "ne", "nw", "w", "sw", "se")
@@ -177,11 +178,11 @@ class Reference:
                     found.append((start, end))
         return found
 
-    def legal(self) -> list[tuple]:
+    def legal(self) -> list[tuple[Any, ...]]:
         if self.over:
             return []
         assert self.to_move is not None
-        moves: list[tuple] = []
+        moves: list[tuple[Any, ...]] = []
         if self.pool > 0:
             moves += [("place", cell, r) for cell, r in self.placements()]
         else:
@@ -191,7 +192,7 @@ class Reference:
 
     # -- playing ----------------------------------------------------------
 
-    def play(self, move: tuple) -> None:
+    def play(self, move: tuple[Any, ...]) -> None:
         assert move in self.legal(), move
         mover = self.to_move
         assert mover is not None
@@ -297,7 +298,7 @@ class Reference:
                 return f"{col},{row}{CORNER_LETTERS[k]}"
         raise AssertionError("every point is the e or the w corner of a cell")
 
-    def text(self, move: tuple) -> str:
+    def text(self, move: tuple[Any, ...]) -> str:
         if move[0] == "place":
             (col, row), rotation = move[1], move[2]
             return f"{ROTATION_LETTERS[rotation]}{col},{row}"
@@ -308,7 +309,7 @@ class Reference:
             return f"{self.point_name(move[1])}-{self.point_name(move[2])}"
         return "pass"
 
-    def position(self) -> dict:
+    def position(self) -> dict[str, Any]:
         """The engine's JSON position, computed here."""
         on = [0, 0]
         for stack in self.stacks.values():

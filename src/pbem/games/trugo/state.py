@@ -372,9 +372,9 @@ class TrugoState(State[TrugoMove]):
         the playout's cap of 1,000), scoring the material on the board, and
         run compiled when numba is installed."""
         from . import compiled
-        from .search import SEARCH_CUTOFF
+        from .search import SEARCH_CUTOFF, TrugoSearchPosition
 
-        kind = compiled.CompiledPosition if compiled.AVAILABLE else compiled.TrugoSearchPosition
+        kind = compiled.CompiledPosition if compiled.AVAILABLE else TrugoSearchPosition
         return kind.from_state(self, SEARCH_CUTOFF if cutoff == -1 else cutoff)
 
     # -- output ---------------------------------------------------------------

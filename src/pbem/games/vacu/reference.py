@@ -9,6 +9,7 @@ placement follows RULINGS.md sentence by sentence. Nothing is shared with
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 Point = tuple[int, int]  # (column from the left, row from the top), both from 0
 
@@ -24,14 +25,14 @@ class Reference:
     to_move: str = "B"
     button: str | None = None
     passes: int = 0
-    seen: dict[tuple, int] = field(default_factory=dict)
+    seen: dict[tuple[Any, ...], int] = field(default_factory=dict)
     over: bool = False
     winner: str | None = None  # 'B', 'W', or None for a draw
 
     def __post_init__(self) -> None:
         self.seen[self.key()] = 1
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return (frozenset(self.stones.items()), self.button is not None, self.to_move)
 
     def neighbours(self, p: Point) -> list[Point]:

@@ -1,6 +1,7 @@
 """Vasco: the rules engine, its notation and its boards."""
 
 from .game import VascoGame
-from .state import VascoMove, VascoState
+from .move import VascoMove
+from .state import VascoState
 
 __all__ = ["VascoGame", "VascoMove", "VascoState"]

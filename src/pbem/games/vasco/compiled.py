@@ -103,7 +103,7 @@ def _mask(tiles: Any, seen: Any, cid: int, width: int) -> int:
     v = _vertical(cid, width)
     t = tiles[v]
     horizontal = _SHOWS[t, 2] if t >= 0 else 7 & ~np.int64(seen[v])
-    return _MASKS[left | right << 3 | horizontal << 6]
+    return int(_MASKS[left | right << 3 | horizontal << 6])
 
 
 @njit(cache=True)

@@ -12,7 +12,8 @@ from . import geometry
 from . import svg_board as drawing
 
 if TYPE_CHECKING:
-    from .state import VascoMove, VascoState
+    from .move import VascoMove
+    from .state import VascoState
 
 
 def choices(state: VascoState, place: str) -> list[Choice]:

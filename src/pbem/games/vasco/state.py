@@ -256,10 +256,11 @@ class VascoState(State[VascoMove]):
         """This position for the AI's search (the game must not be over);
         its random games run compiled when numba is installed."""
         from . import compiled
+        from .search import VascoSearchPosition
 
         if compiled.AVAILABLE:  # the same games, their random ones compiled
             return compiled.CompiledPosition.from_state(self)
-        return compiled.VascoSearchPosition.from_state(self)
+        return VascoSearchPosition.from_state(self)
 
     # -- output ---------------------------------------------------------------
 

@@ -7,6 +7,8 @@ the periodic job (tick.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import delete, select
 
 from ...games import get_game
@@ -26,7 +28,7 @@ def clear_votes(ctx: Context, board: Board) -> None:
     ctx.session.execute(delete(Vote).where(Vote.board_id == board.id))
 
 
-def active_state(board: Board) -> State:
+def active_state(board: Board) -> State[Any]:
     state = rebuild(board)
     if state.result is not None:
         raise CommandError(
@@ -50,7 +52,7 @@ def can_decline(board: Board, seat: int) -> bool:
 def end_board(
     ctx: Context,
     board: Board,
-    state: State,
+    state: State[Any],
     winner: int | None,
     reason: str,
     ending: Ending,
@@ -79,7 +81,7 @@ def loss_of(board: Board, seat: int, reason: str) -> tuple[int | None, str]:
 
 
 def end_by_resignation(
-    ctx: Context, board: Board, state: State, seat: int, comment: str = ""
+    ctx: Context, board: Board, state: State[Any], seat: int, comment: str = ""
 ) -> None:
     """The player at `seat` gives up (saying `comment`). Before their first
     move, unless they accepted the challenge, that declines it: the board
@@ -94,7 +96,7 @@ def end_by_resignation(
         end_board(ctx, board, state, winner, reason, Ending.RESIGNATION, **said)
 
 
-def after_move(ctx: Context, board: Board, state: State) -> None:
+def after_move(ctx: Context, board: Board, state: State[Any]) -> None:
     """Play the queued moves that answer the move just made, one after another."""
     while state.result is None and board.status is BoardStatus.ACTIVE and state.to_move is not None:
         seat = state.to_move

@@ -206,7 +206,7 @@ class Planned:
 
     before: BoardView
     after: BoardView
-    state: State
+    state: State[Any]
     values: dict[str, object]
     move: dict[str, object]
     mails: list[Outgoing]
@@ -542,7 +542,9 @@ def _move_row(board_id: int, played: PlayedMove) -> dict[str, object]:
     return row
 
 
-def _mails(view: BoardView, after: State, people: list[Reader], command: Move) -> list[Outgoing]:
+def _mails(
+    view: BoardView, after: State[Any], people: list[Reader], command: Move
+) -> list[Outgoing]:
     """The board mail to each player who wants every one (`send_board`, for
     a board with no subscribers), each with its stop line."""
     mover = view.players[view.moves[-1].seat]

@@ -12,6 +12,8 @@ effect when the turn comes; sending it again takes it back.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import select
 
 from ...games.base import Game, IllegalMove, MoveError, MoveSyntaxError, State
@@ -66,7 +68,7 @@ def resign(ctx: Context, game: Game, command: commands.Resign) -> None:
 
 
 def queue(
-    ctx: Context, game: Game, board: Board, user: User, state: State, command: commands.Queue
+    ctx: Context, game: Game, board: Board, user: User, state: State[Any], command: commands.Queue
 ) -> None:
     """Queue the player's move for their next turn (the caller plays it at
     once when it is their turn already): it replaces their queued move with

@@ -9,7 +9,7 @@ the pages and the API show, read in the command's own transaction
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -39,7 +39,7 @@ def view_in(session: Session, board: Board) -> BoardView:
     return view
 
 
-def subject(board: BoardView, state: State, commented: bool = False) -> str:
+def subject(board: BoardView, state: State[Any], commented: bool = False) -> str:
     """'Vasco Board 101 alice': the player to move, or 'game over'."""
     title = get_game(board.game).title
     seat = state.to_move
@@ -60,7 +60,7 @@ def quoted(comment: str, who: str) -> str:
     return f"\n{who} writes:\n" + "".join(f"> {line}\n" for line in comment.strip().splitlines())
 
 
-def heading(board: BoardView, state: State) -> list[str]:
+def heading(board: BoardView, state: State[Any]) -> list[str]:
     game = get_game(board.game)
     seats = " against ".join(
         f"{name} as {state.side_text(seat)}" for seat, name in enumerate(board.players)
@@ -84,7 +84,7 @@ def heading(board: BoardView, state: State) -> list[str]:
     return lines
 
 
-def move_columns(board: BoardView, state: State) -> list[str]:
+def move_columns(board: BoardView, state: State[Any]) -> list[str]:
     """The recent moves, two to a line: number, player, move (note)."""
     records = list(state.history)
     first = max(0, len(records) - RECENT_MOVES)
@@ -109,7 +109,7 @@ def move_columns(board: BoardView, state: State) -> list[str]:
 
 def board_body(
     board: BoardView,
-    state: State,
+    state: State[Any],
     reader: int | None,
     *,
     comment: str = "",
@@ -150,7 +150,7 @@ def subscribers(session: Session, board: Board) -> list[User]:
 def send_board(
     ctx: Context,
     board: Board,
-    state: State,
+    state: State[Any],
     *,
     comment: str = "",
     commenter: str = "",

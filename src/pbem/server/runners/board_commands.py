@@ -7,6 +7,8 @@ CommandError saying what was wrong and how to do it instead.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import delete, select, update
 
 from ...games.base import Game, MoveError, MoveSyntaxError, OptionError, State
@@ -223,7 +225,9 @@ def play_turn(
     after_move(ctx, board, after)
 
 
-def sides_chosen(before: State, after: State, names: list[str], mover: str, swapped: bool) -> str:
+def sides_chosen(
+    before: State[Any], after: State[Any], names: list[str], mover: str, swapped: bool
+) -> str:
     """What a colour choice or a swap did, said first in its board mail
     ('' for a move that leaves every player's side as it was)."""
     seats = range(len(names))

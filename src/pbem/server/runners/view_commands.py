@@ -4,6 +4,7 @@ boards of players), showas, preview, games and help."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from sqlalchemy import and_, func, select
 
@@ -24,7 +25,7 @@ from ..players.accounts import user_named
 from ..views.listings import LISTED, board_line
 
 
-def board_at(ctx: Context, game: Game, number: int, at: int | None) -> tuple[Board, State]:
+def board_at(ctx: Context, game: Game, number: int, at: int | None) -> tuple[Board, State[Any]]:
     """The board, as it was after move `at` (None: now)."""
     board = board_of(ctx, game, number)
     if at is not None and not 0 <= at <= board.version:
@@ -161,7 +162,7 @@ def preview(ctx: Context, game: Game, command: commands.Preview) -> None:
     ctx.reply.send(ctx.sender, title, heading + play_moves(start, moves).text_board())
 
 
-def play_moves(state: State, moves: Iterable[str]) -> State:
+def play_moves(state: State[Any], moves: Iterable[str]) -> State[Any]:
     """The state after the moves, played on a copy (a preview: nothing is
     stored); a move that cannot be played is refused, malformed when it
     cannot be read, a conflict when the rules refuse it."""

@@ -33,7 +33,6 @@ from ...store import (
     BoardPlayer,
     BoardStatus,
     ChatLine,
-    Ending,
     MoveRow,
     Rating,
     RatingEvent,
@@ -41,6 +40,9 @@ from ...store import (
     SubscriptionKind,
     User,
     Vote,
+)
+from ...store import (
+    Ending as Ending,  # (shown by the doors: they take it from here)
 )
 from ...store.database import READING, statements
 from ...store.positions import POSITIONS, drawn, svg_board
@@ -105,7 +107,9 @@ def _arrays(prefix: str, order: Any, columns: Sequence[Any], rows: Select[Any]) 
     """`rows` as one row of arrays, a column's values each, in `order`
     (NULL for no rows): a LATERAL subquery of the whole view's statement."""
     gathered = [
-        array_agg(aggregate_order_by(column, order)).label(f"{prefix}_{column.key}")
+        array_agg(aggregate_order_by(column, order)).label(  # type: ignore[no-untyped-call]
+            f"{prefix}_{column.key}"
+        )
         for column in columns
     ]
     return rows.with_only_columns(*gathered).lateral(prefix)
@@ -216,8 +220,8 @@ class ChatSaid:
 
 
 def as_shown(
-    state: State, status: BoardStatus, version: int, result: str | None, winner: int | None
-) -> State:
+    state: State[Any], status: BoardStatus, version: int, result: str | None, winner: int | None
+) -> State[Any]:
     """The state as a board shows it: on a board that ended off the board
     (a resignation, a draw agreed, a forfeit), its last position reads as
     over, not as someone's turn."""

@@ -8,6 +8,7 @@ import random
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
+from typing import Any
 
 from sqlalchemy import and_, select
 from sqlalchemy.orm import Session, defer, lazyload, selectinload
@@ -146,7 +147,7 @@ def sample_svg(game_name: str) -> str:
     """A picture for the home page: the game a few random moves in (the
     same moves every time)."""
     game = get_game(game_name)
-    state: State = game.new_state(game.parse_options())
+    state: State[Any] = game.new_state(game.parse_options())
     rng = random.Random(2008)
     for _ in range(game.picture_moves):
         moves = state.legal_moves()
