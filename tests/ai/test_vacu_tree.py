@@ -1,5 +1,6 @@
-"""The compiled Vacu and Convacu search (ai/vacu_tree.py) against the
-Python tree it repeats (mcts.tree_search): from the same seed and the same
+"""The compiled Vacu and Convacu search (the game's compiled tree,
+games/vacu/compiled_tree.py, driven by ai/vacu_tree.py) against the Python
+tree it repeats (mcts.tree_search): from the same seed and the same
 number of iterations, the same analysis (every ranked move's visits and
 win rate, the root's share, what is proven), over random positions of
 both games, every size and phase of play, and several settings; however
@@ -20,7 +21,9 @@ from hypothesis import strategies as st
 from pbem.ai import mcts, vacu_tree
 from pbem.ai.levels import knowledge
 from pbem.ai.mcts import Analysis, Budget, Settings
+from pbem.games.base import CompiledTreePosition
 from pbem.games.vacu import VacuState
+from pbem.games.vacu.compiled_tree import VacuTree
 from pbem.games.vacu.search import VacuSearchPosition
 from tests.conftest import examples
 from tests.games.test_vacu_compiled import position_after as after
@@ -46,7 +49,7 @@ def both(state: VacuState, iterations: int, seed: int, how: Settings) -> Analysi
     assert vacu_tree.fits(position, how)
     budget = Budget(iterations=iterations)
     python = mcts.tree_search(state.search_position(), budget, random.Random(seed), how)
-    fast = vacu_tree.search(position, budget, random.Random(seed), how)  # type: ignore[arg-type]
+    fast = vacu_tree.search(position, budget, random.Random(seed), how)
     assert seen(fast) == seen(python)
     return fast
 
@@ -95,7 +98,7 @@ def test_keeps_to_its_time_and_runs_more_than_python() -> None:
     state = after("vacu", 9, 6, 10, 3)
     budget = Budget(seconds=0.3)
     vacu_tree.warm_up()  # loaded, not loading inside the timed search
-    fast = vacu_tree.search(state.search_position(), budget, random.Random(1), RAVE)  # type: ignore[arg-type]
+    fast = vacu_tree.search(state.search_position(), budget, random.Random(1), RAVE)
     python = mcts.tree_search(state.search_position(), budget, random.Random(1), RAVE)
     assert fast.seconds <= 0.3
     assert fast.iterations > 2 * python.iterations
@@ -108,7 +111,7 @@ def test_a_slow_growth_of_the_tree_never_runs_past_the_deadline(
     millions of nodes, which once made a 6 s move take 6.035 s): with each
     growth made to take 0.2 s, a search of 0.5 s stops rather than grow
     a second time, where growing would end at 0.6 s or later."""
-    grow = vacu_tree._Search.grow
+    grow = VacuTree.grow
 
     def slow(self: Any, n: int, projected: int = 0) -> None:
         time.sleep(0.2)
@@ -116,9 +119,9 @@ def test_a_slow_growth_of_the_tree_never_runs_past_the_deadline(
 
     state = after("vacu", 9, 6, 4, 3)
     vacu_tree.warm_up()  # loaded, not loading inside the timed search
-    monkeypatch.setattr(vacu_tree._Search, "grow", slow)
+    monkeypatch.setattr(VacuTree, "grow", slow)
     analysis = vacu_tree.search(
-        state.search_position(),  # type: ignore[arg-type]
+        state.search_position(),
         Budget(seconds=0.5),
         random.Random(1),
         RAVE,
@@ -132,18 +135,18 @@ def test_a_timed_search_grows_its_tree_early_and_seldom(monkeypatch: pytest.Monk
     likely use, not by doubling to the end: 6 s Convacu searches copied
     their tree seven times, the last (over 0.12 s, at 4 million nodes)
     in their last half second. A 1 s search grew five times before."""
-    grow = vacu_tree._Search.grow
+    grow = VacuTree.grow
     sizes: list[int] = []
 
     def counted(self: Any, n: int, projected: int = 0) -> None:
         grow(self, n, projected)
-        sizes.append(len(self.tree[0]))
+        sizes.append(self.capacity)
 
     state = after("convacu", 9, 6, 4, 3)
     vacu_tree.warm_up()
-    monkeypatch.setattr(vacu_tree._Search, "grow", counted)
+    monkeypatch.setattr(VacuTree, "grow", counted)
     analysis = vacu_tree.search(
-        state.search_position(),  # type: ignore[arg-type]
+        state.search_position(),
         Budget(seconds=1.0),
         random.Random(1),
         RAVE,
@@ -155,13 +158,13 @@ def test_a_timed_search_grows_its_tree_early_and_seldom(monkeypatch: pytest.Monk
 
 def test_search_takes_the_compiled_tree_where_it_fits(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[object] = []
-    compiled_search = vacu_tree.search
+    compiled_search = vacu_tree.search_tree
 
     def spy(*args: Any) -> Analysis:
         calls.append(args[0])
         return compiled_search(*args)
 
-    monkeypatch.setattr(vacu_tree, "search", spy)
+    monkeypatch.setattr(vacu_tree, "search_tree", spy)
     playing = after("convacu", 7, 3, 4, 1)
     komi_step = after("convacu", 7, None, 0, 1)
     colour_step = after("convacu", 7, None, 1, 1)
@@ -179,6 +182,26 @@ def test_fits_only_compiled_positions_in_play_searched_with_rave() -> None:
     assert not vacu_tree.fits(pure, RAVE)
     assert not vacu_tree.fits(after("vacu", 7, None, 0, 1).search_position(), RAVE)
     assert not vacu_tree.fits(after("vacu", 7, None, 1, 1).search_position(), RAVE)
+    with pytest.raises(ValueError, match="no compiled tree"):
+        vacu_tree.search(pure, Budget(iterations=5), random.Random(1), RAVE)
+
+
+def test_the_tree_is_the_game_s_behind_its_search_position() -> None:
+    """The contract's `CompiledTreePosition`: the compiled Vacu position
+    offers its tree, the pure twin none; a tree made and read back through
+    the contract alone counts every iteration at its root."""
+    playing = after("convacu", 7, 3, 4, 1)
+    position = playing.search_position()
+    assert isinstance(position, CompiledTreePosition)
+    assert not isinstance(VacuSearchPosition.from_state(playing), CompiledTreePosition)
+    tree = vacu_tree.compiled_tree(position, RAVE)
+    assert tree is not None and tree.nodes == 1 and not tree.children()
+    seeds = random.Random(1)
+    assert tree.iterate(50, [seeds.getrandbits(64) for _ in range(50)]) == (50, 50)
+    root, children = tree.root(), tree.children()
+    assert root.visits == 50 and root.to_move == playing.to_move and root.solved is None
+    assert sum(child.visits for child in children) == 50  # (the root lists its moves at once)
+    assert {child.move for child in children} == set(position.legal_moves())
 
 
 @pytest.mark.usefixtures("numba_cache")

@@ -15,7 +15,8 @@ from ..games import get_game, warm_up
 from ..games.base import State
 from . import vacu_tree
 from .levels import knowledge, level_named
-from .mcts import Analysis, Budget, Candidate, search
+from .mcts import search
+from .tree import Analysis, Budget, Candidate
 
 # A bot takes a draw when its estimated share of the game is below this.
 DRAW_BELOW = 0.5

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .mcts import Budget, Settings
+from .tree import Budget, Settings
 
 # How the bots search each game, at every level. All use the MCTS-solver
 # with the win-in-one check. Vasco, Vacu and Convacu add RAVE (all moves as

@@ -13,112 +13,43 @@ are compared, so the search does not rely on turns alternating.
 
 from __future__ import annotations
 
-import heapq
 import math
 import random
 import time
 from collections.abc import Hashable
-from dataclasses import dataclass, field
-from functools import cache
 
 from ..games.base import SearchPosition, score_of
+from . import vacu_tree
+from .tree import (
+    RANKED,
+    RESERVE,
+    Analysis,
+    Budget,
+    Candidate,
+    Node,
+    Settings,
+    own_share,
+    rave_tables,
+    rave_weight,
+    root_analysis,
+)
 
-RANKED = 10  # root moves an analysis ranks and names (a hint shows three)
-RESERVE = 0.02  # of a time budget, left for the ranking after the search and the caller's copy
+# The search's API: its own, and what it shares with `vacu_tree` (`tree.py`), named here too.
+__all__ = [
+    "DEFAULT",
+    "RANKED",
+    "RESERVE",
+    "Analysis",
+    "Budget",
+    "Candidate",
+    "Node",
+    "Settings",
+    "new_node",
+    "search",
+    "tree_search",
+]
 
-
-@dataclass(frozen=True)
-class Budget:
-    """How long one search may run: at most `seconds` of wall time and at
-    most `iterations` iterations (either may be None, not both)."""
-
-    seconds: float | None = None
-    iterations: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.seconds is None and self.iterations is None:
-            raise ValueError("a search budget needs seconds, iterations or both")
-
-
-@dataclass(frozen=True)
-class Settings:
-    """How the search chooses: `exploration` is UCB1's constant for values in
-    [0, 1]; `solver` proves wins and losses (plain UCT does not); with
-    `decisive`, a position's moves are tried once when they are listed, and
-    a move that wins at once solves the position (so a win in one is never
-    missed, and a move that allows one is proven lost on its second visit).
-    With `rave`, the search counts every move of a playout for the moves
-    of the positions above it (all moves as first, Gelly and Silver's
-    RAVE) and weighs that against a move's own visits: the AMAF mean's
-    weight is `sqrt(rave / (3 n + rave))` after `n` visits of the move (a
-    half at `n = rave`); a move never seen scores `first_play`."""
-
-    exploration: float = 0.7
-    solver: bool = True
-    decisive: bool = True
-    rave: float = 0.0  # RAVE's equivalence visits (0: off; see `_iterate_rave`)
-    first_play: float = 1.0  # with RAVE: the value of a move nothing is known of
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One move at the root as the search saw it: its canonical text, how
-    many iterations went through it, and the mover's estimated share of the
-    game after it (1.0 once it is a proven win, 0.0 a proven loss)."""
-
-    move: str
-    visits: int
-    win_rate: float
-    proven: bool = False
-
-
-@dataclass(frozen=True)
-class Analysis:
-    """The result of one search: the move to play, the best root moves
-    ranked best first (at most `RANKED`), and what the search cost."""
-
-    best: str
-    candidates: tuple[Candidate, ...]
-    iterations: int
-    seconds: float
-    share: float  # player 0's estimated share of the game from the root (exact once proven)
-    proven: bool = False  # the root is solved: `share` is exact
-
-    def top(self, count: int) -> tuple[Candidate, ...]:
-        return self.candidates[:count]
-
-
-@dataclass(eq=False, slots=True)
-class Node:
-    """A position in the tree, reached by `move` from its parent. `value` is
-    the sum of player 0's shares over the `visits` that passed through it;
-    `solved` is player 0's exact share once proven, else None. `untried`
-    lists the moves not expanded yet, from the second visit on (None
-    before: most nodes are visited once, and listing moves can cost more
-    than the playout)."""
-
-    move: Hashable | None
-    to_move: int | None
-    untried: list[Hashable] | None
-    children: list[Node] = field(default_factory=list)
-    visits: int = 0
-    value: float = 0.0
-    solved: float | None = None
-    # With RAVE: the children by move, once listed; and, for this node as a
-    # child, the AMAF visits and sum of player 0's shares: the iterations
-    # through its parent in which the parent's player to move played its move.
-    by_move: dict[Hashable, Node] | None = None
-    amaf_visits: int = 0
-    amaf_value: float = 0.0
-
-    def share(self, player: int) -> float:
-        """The average share of `player` over this node's visits."""
-        mean = self.value / self.visits if self.visits else 0.5
-        return mean if player == 0 else 1.0 - mean
-
-
-def _own(value: float, player: int) -> float:
-    return value if player == 0 else 1.0 - value
+DEFAULT = Settings()  # what a search given no settings uses
 
 
 def new_node(position: SearchPosition, move: Hashable | None) -> Node:
@@ -133,17 +64,18 @@ def search(
     position: SearchPosition,
     budget: Budget,
     rng: random.Random,
-    settings: Settings = Settings(),
+    settings: Settings = DEFAULT,
 ) -> Analysis:
     """Search from `position` (left unchanged; its game must not be over)
-    within `budget` and rank the moves of the player to move: compiled
-    where `vacu_tree` fits the position, else `tree_search`."""
+    within `budget` and rank the moves of the player to move: in the
+    compiled tree the position's game keeps for these settings, where it
+    keeps one (`vacu_tree.compiled_tree`), else `tree_search`."""
     if position.to_move is None:
         raise ValueError("the game is over: there is no move to search")
-    from . import vacu_tree  # (it builds on this module)
-
-    if vacu_tree.fits(position, settings):
-        return vacu_tree.search(position, budget, rng, settings)  # type: ignore[arg-type]
+    started = time.perf_counter()
+    tree = vacu_tree.compiled_tree(position, settings)
+    if tree is not None:
+        return vacu_tree.search_tree(tree, position, budget, rng, started)
     return tree_search(position, budget, rng, settings)
 
 
@@ -151,10 +83,10 @@ def tree_search(
     position: SearchPosition,
     budget: Budget,
     rng: random.Random,
-    settings: Settings = Settings(),
+    settings: Settings = DEFAULT,
 ) -> Analysis:
     """`search` in Python, over any game's search position: the reference
-    a compiled search (`vacu_tree`) is tested against."""
+    a game's compiled tree (`vacu_tree`) is tested against."""
     if position.to_move is None:
         raise ValueError("the game is over: there is no move to search")
     root = new_node(position, None)
@@ -177,7 +109,7 @@ def tree_search(
         iterations += 1
         before, now = now, time.perf_counter()
         slowest = max(slowest, now - before)
-    return _analysis(root, position, iterations, time.perf_counter() - started)
+    return root_analysis(root, position, iterations, time.perf_counter() - started)
 
 
 def _iterate(root: Node, position: SearchPosition, rng: random.Random, settings: Settings) -> None:
@@ -297,22 +229,6 @@ def _list_moves(node: Node, position: SearchPosition, settings: Settings) -> Non
         node.untried = []
 
 
-def _beta(rave: float, visits: int) -> float:
-    """RAVE's weight of the AMAF mean after `visits` of a move's own."""
-    return math.sqrt(rave / (3 * visits + rave))
-
-
-@cache
-def _rave_tables(rave: float, size: int = 1 << 14) -> tuple[list[float], list[float]]:
-    """For visits below `size`: RAVE's weights (`_beta`), and the shrinking
-    of the exploration bonus, `1 / sqrt(visits + 1)`, looked up rather than
-    worked out for every child at every step."""
-    return (
-        [_beta(rave, visits) for visits in range(size)],
-        [(visits + 1) ** -0.5 for visits in range(size)],
-    )
-
-
 def _select_rave(node: Node, settings: Settings) -> Node:
     """The child to walk to: each move's own mean blended with its AMAF
     mean (`Settings.rave`), plus UCB1's exploration; proven moves as in
@@ -322,7 +238,7 @@ def _select_rave(node: Node, settings: Settings) -> Node:
     assert player is not None
     first_play = settings.first_play
     explore = settings.exploration * math.sqrt(math.log(node.visits) if node.visits > 1 else 0.0)
-    betas, shrink = _rave_tables(settings.rave)
+    betas, shrink = rave_tables(settings.rave)
     top = len(betas)
     best: Node | None = None
     best_score = -math.inf
@@ -336,7 +252,7 @@ def _select_rave(node: Node, settings: Settings) -> Node:
             if seen:
                 mean = child.amaf_value / seen
                 if visits:
-                    beta = betas[visits] if visits < top else _beta(settings.rave, visits)
+                    beta = betas[visits] if visits < top else rave_weight(settings.rave, visits)
                     mean = (1 - beta) * (child.value / visits) + beta * mean
             elif visits:
                 mean = child.value / visits
@@ -393,7 +309,7 @@ def _select(node: Node, exploration: float) -> Node:
 def _proven_score(solved: float, player: int) -> float:
     """How selection scores a proven move for `player`: a proven loss never
     while anything else is left, a proven win always."""
-    share = _own(solved, player)
+    share = own_share(solved, player)
     return -1e9 if share == 0.0 else share + 1e6 * (share == 1.0)
 
 
@@ -408,47 +324,11 @@ def _prove(node: Node) -> None:
         if child.solved is None:
             open_moves = True
             continue
-        share = _own(child.solved, player)
+        share = own_share(child.solved, player)
         if share == 1.0:
             node.solved = child.solved
             return
-        if best is None or share > _own(best, player):
+        if best is None or share > own_share(best, player):
             best = child.solved
     if not open_moves and best is not None:
         node.solved = best
-
-
-def _analysis(root: Node, position: SearchPosition, iterations: int, seconds: float) -> Analysis:
-    """Rank the root's moves: a proven win first, proven losses last, the
-    rest by visits (the robust child), then by win rate; keep the best
-    `RANKED`."""
-    player = root.to_move
-    assert player is not None
-
-    def rank(child: Node) -> tuple[int, int, float]:
-        if child.solved is not None:
-            share = _own(child.solved, player)
-            tier = 2 if share == 1.0 else (0 if share == 0.0 else 1)
-        else:
-            tier = 1
-        return (tier, child.visits, child.share(player))
-
-    # Only the best few get their texts: writing every root move's text
-    # (hundreds in Vasco or Vacu 19x19) would run past the budget.
-    ranked = heapq.nlargest(RANKED, root.children, key=rank)
-    candidates = tuple(
-        Candidate(
-            move=position.move_text(child.move),
-            visits=child.visits,
-            win_rate=child.share(player) if child.solved is None else _own(child.solved, player),
-            proven=child.solved is not None,
-        )
-        for child in ranked
-    )
-    if not candidates:  # no iteration ran: any legal move
-        move = position.legal_moves()[0]
-        candidates = (Candidate(position.move_text(move), 0, 0.5),)
-    share = root.solved if root.solved is not None else root.share(0)
-    return Analysis(
-        candidates[0].move, candidates, iterations, seconds, share, root.solved is not None
-    )

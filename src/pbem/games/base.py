@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, runtime_checkable
 
 
 class MoveError(ValueError):
@@ -296,6 +296,102 @@ def random_game(position: SearchPosition, rng: random.Random, cap: int) -> Playo
     if position.to_move is not None:
         return Playout(0.5, None, turns, 0, capped=True)
     return Playout(score_of(position.winner), position.winner, turns, 0)
+
+
+# -- a game's compiled search tree, behind the search position -------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TreeNode:
+    """One node of a compiled search tree, as the search reads it back: the
+    move that reached it (as `legal_moves` lists it; None at the root), the
+    player to move there (None once the game is over there, and before the
+    search first walks to it), how many iterations went through it, the sum
+    of player 0's shares over them (each a `Playout.score` or a proven
+    result), and player 0's exact share once it is proven (else None)."""
+
+    move: Hashable | None
+    to_move: int | None
+    visits: int
+    value: float
+    solved: float | None
+
+
+class CompiledTree(Protocol):
+    """A game's own search tree, compiled: the AI's RAVE search (docs/ai.md,
+    "The search"; `pbem.ai.mcts` is its Python reference) grown over arrays
+    by the game's compiled code. It is that search exactly, not a
+    look-alike: each iteration walks, lists a position's moves (in
+    `legal_moves`' order), tries them for a win in one, plays out, counts
+    AMAF and proves as the Python tree does, each random game seeded from
+    `seeds` in order where the Python tree draws a seed from its generator,
+    so that from the same seeds both grow the same tree, visit for visit.
+
+    The AI drives it (`pbem.ai.vacu_tree`): it chooses how many iterations
+    each call runs and when the arrays grow, and ranks the root's moves
+    itself. The arrays hold `capacity` nodes; an iteration adds the moves
+    of at most one position."""
+
+    @property
+    def nodes(self) -> int:
+        """The nodes the tree holds (the root is one)."""
+
+    @property
+    def capacity(self) -> int:
+        """The nodes its arrays have room for."""
+
+    def solved(self) -> bool:
+        """Whether the root is proven (the search ends there)."""
+
+    def has_room(self, n: int) -> bool:
+        """Whether `n` more iterations surely fit in the arrays."""
+
+    def grow(self, n: int, projected: int = 0) -> None:
+        """Make room for `n` more iterations, and for `projected` nodes in
+        all if that is more (copying the arrays: the cost grows with them)."""
+
+    def iterate(self, n: int, seeds: Sequence[int]) -> tuple[int, int]:
+        """Run up to `n` iterations (fewer once the root is proven; the
+        arrays must have room for them), the random games seeded from
+        `seeds` (64-bit ints, in order, at most one an iteration): how
+        many iterations ran, and how many seeds they used."""
+
+    def root(self) -> TreeNode:
+        """The root's counts."""
+
+    def children(self) -> list[TreeNode]:
+        """The root's moves with their counts, as listed (none before the
+        first iteration)."""
+
+
+@runtime_checkable
+class CompiledTreePosition(SearchPosition, Protocol):
+    """A search position whose game keeps a compiled search tree: Vacu's
+    and Convacu's, when their random games run compiled. The AI reaches
+    the tree only through `compiled_tree`."""
+
+    def compiled_tree(
+        self,
+        *,
+        exploration: float,
+        rave: float,
+        first_play: float,
+        solver: bool,
+        decisive: bool,
+        betas: Sequence[float],
+        shrink: Sequence[float],
+    ) -> CompiledTree | None:
+        """A new compiled tree rooted at this position (left unchanged) for a
+        RAVE search with these settings (as docs/ai.md gives them: UCB1's
+        `exploration`, RAVE's equivalence visits `rave`, the value of a
+        move nothing is known of `first_play`, whether to prove wins and
+        losses and to try each listed move for a win in one), or None where
+        the game keeps no tree for this position (Vacu: the komi and colour
+        steps). `betas[n]` is the AMAF mean's weight after `n` visits of a
+        move, `sqrt(rave / (3 n + rave))`, and `shrink[n]` the exploration
+        bonus's factor, `1 / sqrt(n + 1)`, for `n` below their length (the
+        formulas beyond it; float64 arrays are taken as they are): the
+        numbers the Python tree uses, so both choose alike."""
 
 
 class State(ABC, Generic[MoveT]):

@@ -20,9 +20,9 @@ its walk and random game back (`seen_undo`) instead of copying the table.
 
 `run` is the one loop that applies moves of play, as the pure position's
 `_run` is: a given move, or moves drawn at random. The compiled search
-(`ai/vacu_tree.py`) walks its tree with it (one given move a call) and
-plays its random games with it, so the search and the random games apply
-the rules through one function.
+tree (`compiled_tree.py`) walks with it (one given move a call) and plays
+its random games with it, so the search and the random games apply the
+rules through one function.
 
 The loop compiles on first use (a few seconds) and is cached on disk
 (numba's `cache=True`, in `__pycache__` or the user's cache folder);
@@ -33,7 +33,6 @@ the pure path.
 
 from __future__ import annotations
 
-import random
 from functools import cache
 from typing import Any
 
@@ -614,19 +613,6 @@ def _played(
     position._to_move = None  # (used up: its board is not the game's)
     ahead = None if leader < 0 else int(leader)
     return Playout(score_of(ahead), None, turns, placed, capped=True), final
-
-
-class CompiledPosition(VacuSearchPosition):
-    """The search position whose random games run compiled: what
-    `VacuState.search_position()` gives when numba is installed."""
-
-    __slots__ = ()
-
-    def play_out(self, rng: random.Random, record: list[Any] | None = None) -> Playout:
-        """The compiled game (`play_out` here), from a seed drawn from
-        `rng`: the pure method's game from the same random numbers. The
-        position is used up (copy it first to keep it)."""
-        return play_out(self, SplitMix64(rng.getrandbits(64)), record)
 
 
 def warm_up() -> None:

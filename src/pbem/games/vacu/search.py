@@ -439,7 +439,7 @@ class VacuSearchPosition:
 
     def play_out(self, rng: random.Random, record: list[SearchMove] | None = None) -> Playout:
         """Play on at random to the end or the cap (`play_out`; the compiled
-        twin, `compiled.CompiledPosition`, overrides it)."""
+        twin, `compiled_tree.CompiledPosition`, overrides it)."""
         return play_out(self, rng, record)
 
 

@@ -379,13 +379,13 @@ class VacuState(State[VacuMove]):
     def search_position(self) -> VacuSearchPosition:
         """This position for search, in any phase (the komi step offers komi
         -size .. +size only; see `search.py`); the game must not be over.
-        The compiled random games are imported here, at a search's first
-        position: numba and numpy take half a second to import, which every
-        `pbem receive` paid for nothing."""
-        from . import compiled
+        The compiled random games and tree are imported here, at a
+        search's first position: numba and numpy take half a second to
+        import, which every `pbem receive` paid for nothing."""
+        from . import compiled_tree
 
-        if compiled.AVAILABLE:  # the same games, their random ones compiled
-            return compiled.CompiledPosition.from_state(self)
+        if compiled_tree.AVAILABLE:  # the same games, their random ones (and tree) compiled
+            return compiled_tree.CompiledPosition.from_state(self)
         return VacuSearchPosition.from_state(self)
 
     # -- output -----------------------------------------------------------------
