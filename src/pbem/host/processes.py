@@ -140,11 +140,8 @@ def quieter_collector() -> None:
     set aside for good (gc.freeze), and the youngest objects are collected
     after 20,000 allocations instead of 700, so a request or a mail is
     rarely paused by a collection, and an old-generation collection walks
-    the caches less often. Measured with bench.load's moves (SQLite,
-    interleaved runs): p99 about 210 ms against 265 ms before; on the main
-    process, bench.load's burst of 200 mails (PostgreSQL, two pairs of
-    runs): the last acknowledged after 1.08 and 1.31 s against 1.30 and
-    1.36 s. Only for a whole process: the tests' own interpreter keeps
+    the caches less often (docs/performance.md has the figures). Only for
+    a whole process: the tests' own interpreter keeps
     Python's defaults."""
     gc.freeze()
     gc.set_threshold(20_000, 50, 1_000)

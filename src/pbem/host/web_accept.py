@@ -5,9 +5,8 @@ The kernel's own ways spread connections by chance, not by load. With a
 socket per process (SO_REUSEPORT) it picks the socket by a hash of the
 client's address, and 32 long-lived clients split 20 to 12 as often as not.
 Each process then gets the same share of the CPU, so the busier one
-answers its clients about twice as slowly: bench.load's moves on
-PostgreSQL, p99 118 ms on a process with 12 clients against 181 ms on its
-partner with 20. With one socket and asyncio's own accepting, the first
+answers its clients about twice as slowly (docs/performance.md). With one
+socket and asyncio's own accepting, the first
 process to wake takes every connection waiting.
 
 So each process publishes how many connections it holds (`Loads`, shared

@@ -1,14 +1,13 @@
 """A web process made ready before its first request.
 
 Right after a start, every request paid for what the process had not done
-yet: SQLAlchemy compiled each statement on its first use (about 14 ms for
-a move's four, and under a burst every thread compiled the same ones at
-once), each pooled PostgreSQL connection was opened by the request that
-first needed it (about 5 ms), and on each connection a statement is
-prepared only on its sixth run (psycopg's prepare_threshold), its plan
-settled on the sixth run after that (PostgreSQL's custom plans); until
-then a move cost twice as much. So the first moves after a start took
-three times as long as the rest. `warm_up` does all of it once, at start,
+yet: SQLAlchemy compiled each statement on its first use (under a burst
+every thread compiled the same ones at once), each pooled PostgreSQL
+connection was opened by the request that first needed it, and on each
+connection a statement is prepared only on its sixth run (psycopg's
+prepare_threshold), its plan settled on the sixth run after that
+(PostgreSQL's custom plans), so the first moves after a start cost far
+more than the rest (docs/performance.md). `warm_up` does all of it once, at start,
 on keys that match nothing: it reads and writes no board."""
 
 from __future__ import annotations

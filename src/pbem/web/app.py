@@ -28,14 +28,9 @@ from .templating import compile_templates, render
 
 # Requests a web process runs at once in its threads (anyio's default is 40);
 # the others wait their turn in order. The running ones share one interpreter
-# lock, which is not handed out in order: under load, 40 threads thrashed it,
-# and the one holding the database's write turn waited for it among them
-# (bench.load's moves on SQLite: 6 threads used a fifth less CPU a move than
-# 40). With the connections split evenly (web_accept.py), 4 against 8, runs
-# interleaved: moves on PostgreSQL 362 and 302/s, p99 165 and 218 ms,
-# against 340 and 274/s, p99 193 and 259 ms; on SQLite 266 and 271/s, p99
-# 203 and 194 ms, against 221 and 250/s, p99 278 and 212 ms; the board page
-# the same. First password checks (argon2, a fraction of a second each) run
+# lock, which is not handed out in order: with many threads, the one holding
+# the database's write turn waits for it among them (docs/performance.md has
+# the figures). First password checks (argon2, a fraction of a second each) run
 # in threads of their own (web/password_lane.py), so four log-ins at once do
 # not hold every request thread.
 THREADS_PER_PROCESS = 4

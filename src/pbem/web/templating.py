@@ -25,9 +25,8 @@ def compile_templates() -> int:
     """Compile every template of the web door now, at a process's start, so
     no visitor waits for it: each page's first request compiled its
     templates (Jinja2 keeps them once compiled), and right after a start
-    every thread of a burst compiled the same ones at once (bench.load's
-    board pages: p99 576 ms in their first second, about 100 after). How
-    many were compiled."""
+    every thread of a burst compiled the same ones at once. How many were
+    compiled."""
     names = TEMPLATES.env.list_templates(extensions=["html"])
     for name in names:
         TEMPLATES.get_template(name)

@@ -13,12 +13,11 @@ turns of a process's moves arriving together are written in one commit
 statement outside any transaction (`_write_at_once`): a move from the web
 or the API is then three round trips (its token, its board's stamp with
 its seats, that statement; and one more when this process does not keep
-the board's view at that stamp) where it was eight (the write turn was
-BEGIN, three statements and COMMIT) and a view not kept cost seven more.
-A mailed one reads its sender's answers this hour with the seats and
-notes its Message-ID in the same statement: two round trips where it was
-ten. A move through the JSON API looks its token up in the same read as
-the seats (`TokenCheck`): two round trips and statements where it was three.
+the board's view at that stamp). A mailed one reads its sender's answers
+this hour with the seats and notes its Message-ID in the same statement:
+two round trips. A move through the JSON API looks its token up in the
+same read as the seats (`TokenCheck`). The full command's counts, for
+comparison, are in docs/performance.md.
 
 Anything else (a board a bot plays on, a board with proposals, a
 submitted or queued move, a subscriber, a total-time clock; a move that
