@@ -225,7 +225,7 @@ def test_a_board_mail_has_the_text_as_stored_and_an_html_part_with_the_picture(
     assert "<table" in page and "<td" in page and "a0,0" in page and "alice" in page
     assert 'href="https://pbem.example.net/vasco/1"' in page
     assert "You get this mail as alice." in page
-    assert "For fewer mails: &#x27;mail alice PASSWORD digest&#x27;" in page
+    assert "For fewer mails: &#39;mail alice PASSWORD digest&#39;" in page  # (escaped)
     assert "<script" not in page.lower() and "http://" not in page
 
 

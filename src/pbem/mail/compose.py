@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import html
 import logging
 import re
 import secrets
@@ -25,6 +24,7 @@ from functools import lru_cache
 from io import BytesIO
 from urllib.parse import quote
 
+import jinja2
 from sqlalchemy import Engine, bindparam, select
 from sqlalchemy.orm import Session
 
@@ -32,7 +32,7 @@ from ..games import get_game
 from ..games.base import Options
 from ..server.mailing.footers import stop_token_of
 from ..server.views import pictures
-from ..server.views.board_view import BoardView, BoardViews, PlayedMove
+from ..server.views.board_view import BoardViews
 from ..settings import Settings
 from ..store import Address as Mailbox
 from ..store import OutboxMessage, User
@@ -45,7 +45,12 @@ BOARD_WIDTH = 560  # pixels: wide enough to read, narrow enough for a phone or a
 # 7-bit clean: non-ASCII text goes quoted-printable (or base64), so a relay
 # without 8BITMIME takes it too (smtplib never asks for BODY=8BITMIME).
 MAIL_POLICY = SENDING
-_FONT = "font-family:Helvetica,Arial,sans-serif"
+# The HTML part's template (templates/board_mail.html), escaped as HTML.
+_TEMPLATES = jinja2.Environment(
+    loader=jinja2.PackageLoader("pbem.mail", "templates"),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+)
 _BLANKS = re.compile(r"\s+")
 
 
@@ -232,53 +237,19 @@ def _board_html(
     alt = (
         f"{title} board {board.id} after move {version}" if version else f"{title} board {board.id}"
     )
-    parts = [
-        '<!DOCTYPE html><html><head><meta charset="utf-8">',
-        f"<title>{html.escape(row.subject)}</title></head>",
-        f'<body style="margin:0;padding:16px;{_FONT};color:#222;background:#fff">',
-        f'<h1 style="font-size:20px;margin:0 0 12px">{html.escape(row.subject)}</h1>',
-        f'<p style="margin:0 0 12px"><img src="cid:{html.escape(cid)}" width="{width}" '
-        f'height="{height}" alt="{html.escape(alt)}" '
-        'style="display:block;max-width:100%;height:auto;border:0"></p>',
-    ]
-    parts.append(_move_table(board, moves))
-    if settings.web_url:
-        link = f"{settings.web_url.rstrip('/')}/{board.game}/{board.id}"
-        parts.append(
-            f'<p style="margin:0 0 12px"><a href="{html.escape(link)}" style="color:#0645ad">'
-            f"See the board on the web</a></p>"
-        )
-    parts.append(
-        "<pre style=\"font-family:Menlo,Consolas,'DejaVu Sans Mono',monospace;font-size:13px;"
-        f'line-height:1.25;margin:16px 0 0">{html.escape(row.body)}</pre>'
+    link = f"{settings.web_url.rstrip('/')}/{board.game}/{board.id}" if settings.web_url else ""
+    page = _TEMPLATES.get_template("board_mail.html").render(
+        subject=row.subject,
+        cid=cid,
+        width=width,
+        height=height,
+        alt=alt,
+        moves=moves,
+        names=dict(enumerate(board.players)),
+        link=link,
+        body=row.body,
     )
-    parts.append("</body></html>\n")
-    return "\n".join(parts), picture, cid
-
-
-def _move_table(board: BoardView, moves: list[PlayedMove]) -> str:
-    """The moves as a table: number, player, move (its note), (auto)."""
-    if not moves:
-        return '<p style="margin:0 0 12px">No moves yet.</p>'
-    names = dict(enumerate(board.players))
-    cell = 'style="padding:2px 12px 2px 0;text-align:left;vertical-align:top"'
-    rows = [
-        '<table style="border-collapse:collapse;margin:0 0 12px;font-size:14px">',
-        f"<tr><th {cell}>#</th><th {cell}>Player</th><th {cell}>Move</th></tr>",
-    ]
-    for move in moves:
-        text = html.escape(move.text)
-        if move.note:
-            text += f' <span style="color:#666">({html.escape(move.note)})</span>'
-        if move.auto:
-            text += ' <span style="color:#666">(auto)</span>'
-        name = html.escape(names.get(move.seat, f"seat {move.seat + 1}"))
-        rows.append(
-            f"<tr><td {cell}>{move.number}.</td><td {cell}>{name}</td>"
-            f"<td {cell}><code>{text}</code></td></tr>"
-        )
-    rows.append("</table>")
-    return "\n".join(rows)
+    return page + "\n", picture, cid
 
 
 @lru_cache(maxsize=32)
