@@ -29,11 +29,11 @@ from typing import Any
 
 from pbem.ai.decide import prepare_process
 from pbem.ai.levels import LEVELS, knowledge
-from pbem.ai.mcts import Budget, Settings, search
+from pbem.ai.mcts import Budget, SearchSettings, search
 from pbem.games import GAMES, get_game
 from pbem.games.base import SearchPosition, State
 
-PLAIN_UCT = Settings(solver=False)
+PLAIN_UCT = SearchSettings(solver=False)
 
 
 def plain_position(state: State[Any]) -> SearchPosition:
@@ -55,7 +55,7 @@ class Player:
 
     name: str
     budget: Budget | None
-    settings: Settings | None = None
+    settings: SearchSettings | None = None
     plain: bool = False
 
     def move(self, state: State[Any], rng: random.Random) -> str:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pbem.ai.levels import knowledge
-from pbem.ai.mcts import Analysis, Budget, Settings, search, tree_search
+from pbem.ai.mcts import Analysis, Budget, SearchSettings, search, tree_search
 from pbem.games import get_game
 from pbem.games.base import SearchPosition
 
@@ -39,10 +39,12 @@ OPENINGS: dict[str, list[str]] = {
 }
 
 
-Search = Callable[[SearchPosition, Budget, random.Random, Settings], Analysis]
+Search = Callable[[SearchPosition, Budget, random.Random, SearchSettings], Analysis]
 
 
-def ours(game: str, settings: Settings, seconds: float, seed: int, find: Search = search) -> float:
+def ours(
+    game: str, settings: SearchSettings, seconds: float, seed: int, find: Search = search
+) -> float:
     """Our iterations per second from the game's opening."""
     position: SearchPosition = get_game(game).start(OPENINGS[game]).search_position()
     analysis = find(position, Budget(seconds=seconds), random.Random(seed), settings)
@@ -78,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
     args = parser.parse_args(argv)
     hard = knowledge(args.game)
-    plain = Settings(solver=False, decisive=False)
+    plain = SearchSettings(solver=False, decisive=False)
     figures: dict[str, list[float]] = {"hard": [], "python": [], "uct": [], "openspiel": []}
     missing = False
     for index in range(args.rounds):  # interleaved: the machine's moods hit all three alike

@@ -189,3 +189,27 @@ def test_the_web_opens_no_database_session() -> None:
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sqlalchemy"):
                 opened.append(f"{path.name}:{node.lineno} imports {node.module}")
     assert opened == []
+
+
+# Class names written twice on purpose: each game's counterpart of the same
+# thing, and the API's schema named as the OpenAPI document shows it.
+TWINS = {
+    "Board": "each game's board geometry; the boards table is store.models.Board",
+    "Playout": "each game's random playout, and the contract's (games/base.py)",
+    "Reference": "each game's slow reference rules",
+    "CompiledPosition": "each game's compiled search position",
+    "LastMove": "each Go-like game's last move",
+    "_Window": "each compiled game's reusable window",
+    "_Canvas": "each game's text board canvas",
+    "Standings": "the command (language/commands) and the API's schema of its answer",
+}
+
+
+def test_no_two_classes_share_a_name_a_reader_could_confuse() -> None:
+    places: dict[str, list[str]] = {}
+    for path in sorted(SOURCE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                places.setdefault(node.name, []).append(str(path.relative_to(SOURCE)))
+    twice = {name: where for name, where in places.items() if len(where) > 1}
+    assert set(twice) <= set(TWINS), {name: twice[name] for name in set(twice) - set(TWINS)}

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from pbem.ai.mcts import Budget, Settings, search, tree_search
+from pbem.ai.mcts import Budget, SearchSettings, search, tree_search
 from pbem.games import get_game
 from pbem.games.base import State
 
@@ -43,7 +43,7 @@ LOSSES_IN_ONE = [
 
 # Plain settings and RAVE's (the levels' knowledge), each held to the tactics.
 HOW = pytest.mark.parametrize(
-    "how", [Settings(), Settings(rave=300, exploration=0.2)], ids=["uct", "rave"]
+    "how", [SearchSettings(), SearchSettings(rave=300, exploration=0.2)], ids=["uct", "rave"]
 )
 SEARCH = pytest.mark.parametrize("find", [search, tree_search], ids=["search", "python"])
 
@@ -71,7 +71,7 @@ def wins_at_once(state: State[Any], words: str = "") -> set[str]:
 @HOW
 @pytest.mark.parametrize(("rules", "record"), WINS_IN_ONE, ids=lambda v: str(v)[:12])
 def test_takes_a_win_in_one(
-    rules: tuple[str, tuple[str, ...], str], record: str, how: Settings, find: Any
+    rules: tuple[str, tuple[str, ...], str], record: str, how: SearchSettings, find: Any
 ) -> None:
     state = position(rules, record)
     winning = wins_at_once(state, rules[2])
@@ -85,7 +85,7 @@ def test_takes_a_win_in_one(
 @HOW
 @pytest.mark.parametrize(("rules", "record"), LOSSES_IN_ONE, ids=lambda v: str(v)[:12])
 def test_blocks_a_loss_in_one(
-    rules: tuple[str, tuple[str, ...], str], record: str, how: Settings, find: Any
+    rules: tuple[str, tuple[str, ...], str], record: str, how: SearchSettings, find: Any
 ) -> None:
     state = position(rules, record)
     assert not wins_at_once(state)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from pbem.ai import mcts, vacu_tree
 from pbem.ai.levels import knowledge
-from pbem.ai.mcts import Analysis, Budget, Settings
+from pbem.ai.mcts import Analysis, Budget, SearchSettings
 from pbem.games.base import CompiledTreePosition
 from pbem.games.vacu import VacuState
 from pbem.games.vacu.compiled_tree import VacuTree
@@ -32,10 +32,10 @@ from tests.processes import Processes
 RAVE = knowledge("vacu")
 HOWS = [
     RAVE,
-    Settings(exploration=0.5, rave=50.0),
-    Settings(exploration=0.2, rave=300.0, decisive=False),
-    Settings(exploration=0.3, rave=1000.0, solver=False),
-    Settings(exploration=0.2, rave=300.0, first_play=0.6),
+    SearchSettings(exploration=0.5, rave=50.0),
+    SearchSettings(exploration=0.2, rave=300.0, decisive=False),
+    SearchSettings(exploration=0.3, rave=1000.0, solver=False),
+    SearchSettings(exploration=0.2, rave=300.0, first_play=0.6),
 ]
 
 
@@ -44,7 +44,7 @@ def seen(analysis: Analysis) -> tuple[Any, ...]:
     return (analysis.candidates, analysis.iterations, analysis.share, analysis.proven)
 
 
-def both(state: VacuState, iterations: int, seed: int, how: Settings) -> Analysis:
+def both(state: VacuState, iterations: int, seed: int, how: SearchSettings) -> Analysis:
     position = state.search_position()
     assert vacu_tree.fits(position, how)
     budget = Budget(iterations=iterations)
@@ -65,7 +65,13 @@ def both(state: VacuState, iterations: int, seed: int, how: Settings) -> Analysi
     seed=st.integers(0, 2**32 - 1),
 )
 def test_the_same_analysis_from_the_same_seed(
-    name: str, size: int, komi: int | None, turns: int, iterations: int, how: Settings, seed: int
+    name: str,
+    size: int,
+    komi: int | None,
+    turns: int,
+    iterations: int,
+    how: SearchSettings,
+    seed: int,
 ) -> None:
     state = after(name, size, komi, turns + 2, seed)  # past a komi step's two turns
     if state.result is not None or state.komi is None or state.black is None:
@@ -170,14 +176,16 @@ def test_search_takes_the_compiled_tree_where_it_fits(monkeypatch: pytest.Monkey
     colour_step = after("convacu", 7, None, 1, 1)
     for state in (playing, komi_step, colour_step):
         mcts.search(state.search_position(), Budget(iterations=20), random.Random(1), RAVE)
-    mcts.search(playing.search_position(), Budget(iterations=20), random.Random(1), Settings())
+    mcts.search(
+        playing.search_position(), Budget(iterations=20), random.Random(1), SearchSettings()
+    )
     assert len(calls) == 1  # in play, with RAVE: not the komi or colour step, not plain UCT
 
 
 def test_fits_only_compiled_positions_in_play_searched_with_rave() -> None:
     playing = after("vacu", 7, 3, 4, 1)
     assert vacu_tree.fits(playing.search_position(), RAVE)
-    assert not vacu_tree.fits(playing.search_position(), Settings())
+    assert not vacu_tree.fits(playing.search_position(), SearchSettings())
     pure = VacuSearchPosition.from_state(playing)  # the pure twin: no compiled random games
     assert not vacu_tree.fits(pure, RAVE)
     assert not vacu_tree.fits(after("vacu", 7, None, 0, 1).search_position(), RAVE)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .tree import Budget, Settings
+from .tree import Budget, SearchSettings
 
 # How the bots search each game, at every level. All use the MCTS-solver
 # with the win-in-one check. Vasco, Vacu and Convacu add RAVE (all moves as
@@ -22,18 +22,18 @@ from .tree import Budget, Settings
 # off and scored by the material left, whose shares lie close together, so
 # it explores less than for wins and losses. Measured against plain UCT in
 # docs/ai.md (`python -m bench.arena GAME --a hard --b uct`).
-RAVE = Settings(exploration=0.2, rave=300.0)
-KNOWLEDGE: dict[str, Settings] = {
+RAVE = SearchSettings(exploration=0.2, rave=300.0)
+KNOWLEDGE: dict[str, SearchSettings] = {
     "vasco": RAVE,
-    "trugo": Settings(exploration=0.4),
+    "trugo": SearchSettings(exploration=0.4),
     "vacu": RAVE,
     "convacu": RAVE,
 }
 
 
-def knowledge(game: str) -> Settings:
+def knowledge(game: str) -> SearchSettings:
     """How the bots search `game` (plain settings for a game not listed)."""
-    return KNOWLEDGE.get(game, Settings())
+    return KNOWLEDGE.get(game, SearchSettings())
 
 
 @dataclass(frozen=True)

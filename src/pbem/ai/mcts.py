@@ -27,7 +27,7 @@ from .tree import (
     Budget,
     Candidate,
     Node,
-    Settings,
+    SearchSettings,
     own_share,
     rave_tables,
     rave_weight,
@@ -43,13 +43,13 @@ __all__ = [
     "Budget",
     "Candidate",
     "Node",
-    "Settings",
+    "SearchSettings",
     "new_node",
     "search",
     "tree_search",
 ]
 
-DEFAULT = Settings()  # what a search given no settings uses
+DEFAULT = SearchSettings()  # what a search given no settings uses
 
 
 def new_node(position: SearchPosition, move: Hashable | None) -> Node:
@@ -64,7 +64,7 @@ def search(
     position: SearchPosition,
     budget: Budget,
     rng: random.Random,
-    settings: Settings = DEFAULT,
+    settings: SearchSettings = DEFAULT,
 ) -> Analysis:
     """Search from `position` (left unchanged; its game must not be over)
     within `budget` and rank the moves of the player to move: in the
@@ -83,7 +83,7 @@ def tree_search(
     position: SearchPosition,
     budget: Budget,
     rng: random.Random,
-    settings: Settings = DEFAULT,
+    settings: SearchSettings = DEFAULT,
 ) -> Analysis:
     """`search` in Python, over any game's search position: the reference
     a game's compiled tree (`vacu_tree`) is tested against."""
@@ -112,7 +112,9 @@ def tree_search(
     return root_analysis(root, position, iterations, time.perf_counter() - started)
 
 
-def _iterate(root: Node, position: SearchPosition, rng: random.Random, settings: Settings) -> None:
+def _iterate(
+    root: Node, position: SearchPosition, rng: random.Random, settings: SearchSettings
+) -> None:
     """One iteration: select, expand one node, play out, back up."""
     if settings.rave:
         _iterate_rave(root, position, rng, settings)
@@ -155,7 +157,7 @@ PENDING = -1  # a RAVE child's `to_move` until the search first walks to it
 
 
 def _iterate_rave(
-    root: Node, position: SearchPosition, rng: random.Random, settings: Settings
+    root: Node, position: SearchPosition, rng: random.Random, settings: SearchSettings
 ) -> None:
     """One iteration with RAVE. A node lists its moves, as children not yet
     looked at (`PENDING`), on its second visit (the root on its first); the
@@ -211,7 +213,7 @@ def _iterate_rave(
             _prove(visited)
 
 
-def _list_moves(node: Node, position: SearchPosition, settings: Settings) -> None:
+def _list_moves(node: Node, position: SearchPosition, settings: SearchSettings) -> None:
     """Give `node` its children, pending, and their index by move; with
     `decisive`, a move that wins at once (`_look_for_a_win`, run over the
     moves as if untried) becomes the node's one, solved, child and solves
@@ -229,9 +231,9 @@ def _list_moves(node: Node, position: SearchPosition, settings: Settings) -> Non
         node.untried = []
 
 
-def _select_rave(node: Node, settings: Settings) -> Node:
+def _select_rave(node: Node, settings: SearchSettings) -> Node:
     """The child to walk to: each move's own mean blended with its AMAF
-    mean (`Settings.rave`), plus UCB1's exploration; proven moves as in
+    mean (`SearchSettings.rave`), plus UCB1's exploration; proven moves as in
     `_select`. (Means are blended in player 0's terms and turned to the
     mover's once: the blend of the shares is the share of the blend.)"""
     player = node.to_move

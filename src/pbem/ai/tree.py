@@ -36,7 +36,7 @@ class Budget:
 
 
 @dataclass(frozen=True)
-class Settings:
+class SearchSettings:
     """How the search chooses: `exploration` is UCB1's constant for values in
     [0, 1]; `solver` proves wins and losses (plain UCT does not); with
     `decisive`, a position's moves are tried once when they are listed, and
@@ -119,7 +119,7 @@ def own_share(value: float, player: int) -> float:
 
 def rave_weight(rave: float, visits: int) -> float:
     """RAVE's weight of the AMAF mean after `visits` of a move's own
-    (`Settings.rave` is `rave`)."""
+    (`SearchSettings.rave` is `rave`)."""
     return math.sqrt(rave / (3 * visits + rave))
 
 

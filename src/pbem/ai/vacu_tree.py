@@ -26,14 +26,14 @@ from typing import Any
 
 from ..games import get_game
 from ..games.base import CompiledTree, CompiledTreePosition, SearchPosition, TreeNode
-from .tree import RESERVE, Analysis, Budget, Node, Settings, rave_tables, root_analysis
+from .tree import RESERVE, Analysis, Budget, Node, SearchSettings, rave_tables, root_analysis
 
 MOST_PROJECTED = 1 << 24  # the most nodes a growth makes room for ahead of need (448 MB)
 BATCH_SECONDS = 0.005  # about how long one call into the compiled loop runs
 FIRST_BATCH = 8  # iterations, before there is a rate to size batches by
 
 
-def compiled_tree(position: SearchPosition, settings: Settings) -> CompiledTree | None:
+def compiled_tree(position: SearchPosition, settings: SearchSettings) -> CompiledTree | None:
     """A new compiled tree rooted at `position` (left unchanged) for a
     search with `settings`, where the position's game keeps one for them
     (it takes RAVE searches only), else None."""
@@ -51,14 +51,14 @@ def compiled_tree(position: SearchPosition, settings: Settings) -> CompiledTree 
     )
 
 
-def fits(position: SearchPosition, settings: Settings) -> bool:
+def fits(position: SearchPosition, settings: SearchSettings) -> bool:
     """Whether `position`'s game keeps a compiled tree for a search with
     `settings` there (Vacu and Convacu in play, compiled, with RAVE)."""
     return compiled_tree(position, settings) is not None
 
 
 def search(
-    position: SearchPosition, budget: Budget, rng: random.Random, settings: Settings
+    position: SearchPosition, budget: Budget, rng: random.Random, settings: SearchSettings
 ) -> Analysis:
     """`mcts.search` for a position that `fits`, in its compiled tree."""
     started = time.perf_counter()
@@ -160,7 +160,7 @@ def warm_up() -> None:
     """Compile (or load from numba's disk cache) the compiled trees now, on
     a tiny board of each game that keeps one, so that no bot's first move
     waits for them."""
-    how = Settings(rave=300.0)
+    how = SearchSettings(rave=300.0)
     for name in ("vacu", "convacu"):
         state = get_game(name).start(["-size=5", "-komi=2"])
         position = state.search_position()

@@ -74,7 +74,7 @@ class PipeWake:
 
 
 class Stopping:
-    """Whether the parent or a SIGTERM asked this process to stop (delivery.Stop)."""
+    """Whether the parent or a SIGTERM asked this process to stop (delivery.StopSignal)."""
 
     def __init__(self, shared: Any) -> None:
         self.shared = shared  # a byte in shared memory, no lock: a kill cannot wedge it

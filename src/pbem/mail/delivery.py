@@ -41,7 +41,7 @@ BATCH = 100  # mails looked at per pass
 CLAIM = 20  # mails claimed at once
 
 
-class Stop(Protocol):
+class StopSignal(Protocol):
     """Whether the delivery loop should end (a threading.Event, say)."""
 
     def is_set(self) -> bool: ...
@@ -258,7 +258,7 @@ def deliver_backlog(
     settings: Settings,
     transport: Transport,
     clock: Callable[[], datetime],
-    stop: Stop | None = None,
+    stop: StopSignal | None = None,
 ) -> int:
     """Pass after pass while a pass found a full BATCH due and sent some of
     it, so a backlog drains at the speed of sending, not one BATCH per
@@ -274,7 +274,7 @@ def deliver_backlog(
 
 
 @dataclass(frozen=True)
-class Pass:
+class DeliveryPass:
     """What one pass of the delivery did: mails claimed, and sent."""
 
     tried: int
@@ -286,7 +286,7 @@ def deliver_pass(
     settings: Settings,
     transport: Transport,
     now: datetime,
-) -> Pass:
+) -> DeliveryPass:
     """Send every mail that is due (up to BATCH).
 
     Mails are claimed CLAIM at a time, each recorded as sent as soon as the
@@ -324,7 +324,7 @@ def deliver_pass(
                     count += 1
     finally:
         transport.close()
-    return Pass(tried, count)
+    return DeliveryPass(tried, count)
 
 
 def deliver_one(
@@ -366,7 +366,7 @@ def _reads(engine: Engine) -> sessionmaker[Session]:
 def delivery_loop(
     sessions: sessionmaker[Session],
     settings: Settings,
-    stop: Stop,
+    stop: StopSignal,
     wake: Wake,
     clock: Callable[[], datetime],
 ) -> None:

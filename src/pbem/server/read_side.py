@@ -19,7 +19,7 @@ from ..store import Rating, RatingEvent
 from .players.accounts import find_user
 from .runners import open_challenges
 from .runners.open_challenges import Listed
-from .runners.standings import Standing, standing_sections
+from .runners.standings import StandingsLine, standing_sections
 from .views import listings
 from .views.listings import BoardLine
 
@@ -123,7 +123,7 @@ class ReadSide:
 
     def standings(
         self, game: str, start: dict[str, int] | None = None
-    ) -> dict[str, list[Standing]]:
+    ) -> dict[str, list[StandingsLine]]:
         """The game's standings by section, each from its `start` (or the top)."""
         with self.reads() as session:
             return standing_sections(session, game, self.clock(), start=start)

@@ -25,7 +25,7 @@ from .context import Context
 from .dispatch import error_subject, execute, read_command, run_command
 from .errors import CONFLICT, CommandError, UnfinishedMove
 from .language.commands import Command, Move
-from .language.messages import BoardView, Outgoing, Reply, Sent, queue_messages
+from .language.messages import MailedBoard, Outgoing, Reply, Sent, queue_messages
 from .mailing.board_mail import board_body, subject
 from .mailing.footers import with_footers
 from .mailing.reply_cap import cap_replies
@@ -446,7 +446,7 @@ class Server:
                 parts += [f"The board ({subject(shown, state)}):", ""]
                 parts.append(board_body(shown, state, None).rstrip("\n"))
                 parts.append("")
-                view = BoardView(shown.id, shown.version)
+                view = MailedBoard(shown.id, shown.version)
         parts.append("Your message was:")
         parts.append(f"> Subject: {line[:MAX_LINE]}")
         parts.extend(f"> {text}" for text in body[:2000].splitlines())

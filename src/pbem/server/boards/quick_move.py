@@ -72,8 +72,7 @@ from ...store.database import GroupCommit, rows_changed
 from ...store.positions import POSITIONS
 from ..errors import CommandError
 from ..language.commands import Move
-from ..language.messages import BoardView as ShownBoard
-from ..language.messages import Effect, Outgoing, Sent, outbox_rows, queue_messages
+from ..language.messages import Effect, MailedBoard, Outgoing, Sent, outbox_rows, queue_messages
 from ..mailing.board_mail import board_body, subject
 from ..mailing.footers import signed, stop_line
 from ..mailing.reply_cap import WINDOW, all_fit, answers_back, cap_replies, capped, replies_counted
@@ -554,7 +553,7 @@ def _mails(
             continue
         body = board_body(view, after, reader.seat, comment=command.comment, commenter=mover)
         mail = Outgoing(
-            (reader.address,), topic, body, board=ShownBoard(view.id, view.version, reader.seat)
+            (reader.address,), topic, body, board=MailedBoard(view.id, view.version, reader.seat)
         )
         mails.append(signed(mail, stop_line(view.players[reader.seat])))
     return mails

@@ -51,7 +51,7 @@ from ...store.boards import (
     time_used,
 )
 from ..context import Context
-from ..language.messages import BoardView, Outgoing, Reply, queue_messages
+from ..language.messages import MailedBoard, Outgoing, Reply, queue_messages
 from ..mailing.board_mail import board_body, view_in
 from ..mailing.footers import with_footers
 from ..players.accounts import main_address
@@ -230,7 +230,7 @@ def nag(ctx: Context, board: Board, player: User, waited: timedelta) -> None:
         main_address(player),
         f"{title} Board {board.id} {player.userid} (reminder)",
         "\n".join(lines) + "\n\n" + body,
-        board=BoardView(board.id, board.version, seat),
+        board=MailedBoard(board.id, board.version, seat),
     )
 
 

@@ -21,7 +21,7 @@ from ...store import Board, QueuedMove, User
 from ..context import Context, board_of, login, seat_of
 from ..errors import CONFLICT, CommandError
 from ..language import commands
-from ..language.messages import BoardView, Effect
+from ..language.messages import Effect, MailedBoard
 from ..language.registry import runs
 from ..mailing.board_mail import board_body, view_in
 from ..players.accounts import main_address
@@ -127,7 +127,7 @@ def queue(
         main_address(user),
         f"{game.title} Board {board.id} queued",
         "\n".join(lines) + "\n\n" + board_body(view, state, seat),
-        board=BoardView(board.id, board.version, seat),
+        board=MailedBoard(board.id, board.version, seat),
     )
     ctx.reply.did(Effect.QUEUED)
 

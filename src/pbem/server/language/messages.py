@@ -36,7 +36,7 @@ class Effect(enum.Enum):
 
 
 @dataclass(frozen=True)
-class BoardView:
+class MailedBoard:
     """The board a mail shows: which, after which move, and for which seat
     (None: an onlooker). The mail door draws it for the HTML part."""
 
@@ -54,7 +54,7 @@ class Outgoing:
     body: str
     in_reply_to: str | None = None
     footer: str | None = None  # None: the recipient's usual stop line, added on sending
-    board: BoardView | None = None
+    board: MailedBoard | None = None
     error: str | None = None  # for an error reply: what was wrong (the doors show it)
     error_kind: str | None = None  # and what kind of refusal (errors.MALFORMED, ...)
     answers: str | None = None  # the mailed command's address it goes back to (reply_cap)
@@ -96,7 +96,7 @@ class Reply:
         body: str,
         *,
         footer: str | None = None,
-        board: BoardView | None = None,
+        board: MailedBoard | None = None,
     ) -> None:
         """Queue a mail; `footer` replaces the recipient's usual stop line
         (every mail ends with how to stop it, see `with_footers`); `board`

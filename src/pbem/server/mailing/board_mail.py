@@ -19,7 +19,7 @@ from ...games.base import State
 from ...store import Board, Subscription, SubscriptionKind, User
 from ...store.positions import text_board
 from ..context import seat_of
-from ..language.messages import BoardView as ShownBoard
+from ..language.messages import MailedBoard
 from ..players.accounts import main_address
 from ..views.board_view import BoardView, as_shown, read_view
 from .game_over import game_over_story, notices
@@ -179,12 +179,12 @@ def send_board(
             view, state, player.seat, comment=comment, commenter=commenter, watchers=names,
             said=said,
         )  # fmt: skip
-        picture = ShownBoard(board.id, board.version, player.seat)
+        picture = MailedBoard(board.id, board.version, player.seat)
         address = main_address(user)
         if address is not None:
             ctx.reply.send(address, topic, opening + body, board=picture)
             sent.add(address.lower())
-    onlooker = ShownBoard(board.id, board.version)
+    onlooker = MailedBoard(board.id, board.version)
     copy = opening + board_body(
         view, state, None, comment=comment, commenter=commenter, watchers=names, said=said
     )  # the same for every subscriber

@@ -24,7 +24,7 @@ def active_boards(ctx: Context, user_id: int, game: str) -> int:
 
 
 @dataclass(frozen=True)
-class Standing:
+class StandingsLine:
     """One line of the standings."""
 
     userid: str
@@ -114,7 +114,7 @@ def standing_sections(
     *,
     start: dict[str, int] | None = None,
     size: int = SECTION_SIZE,
-) -> dict[str, list[Standing]]:
+) -> dict[str, list[StandingsLine]]:
     """Established, provisional and inactive players, best first (players
     who never played and seek nothing are left out): `size` of each, from
     the `start`-th (0 first) of a section; a list one longer than `size`
@@ -127,7 +127,7 @@ def standing_sections(
     counts_of = active_counts(session, game, ids) if ids else {}
     return {
         section: [
-            Standing(
+            StandingsLine(
                 name,
                 row.rating,
                 row.games,

@@ -17,7 +17,7 @@ from ..context import Context, board_of, login, seat_of, sender_account
 from ..errors import CONFLICT, MALFORMED, CommandError
 from ..language import commands
 from ..language.help_subjects import HELP_SUBJECTS
-from ..language.messages import BoardView
+from ..language.messages import MailedBoard
 from ..language.registry import command_list, runs
 from ..language.words import game_named
 from ..mailing.board_mail import board_body, subject, view_in
@@ -57,7 +57,7 @@ def show_one(ctx: Context, game: Game, number: int, at: int | None, player: str 
         if sender_user is not None:
             seats = [p.seat for p in board.players if p.user_id == sender_user.id]
             seat = seats[0] if seats else None
-    picture = BoardView(board.id, len(state.moves), seat)
+    picture = MailedBoard(board.id, len(state.moves), seat)
     view = view_in(ctx.session, board)
     topic, first = subject(view, state), ""
     if at is not None:
