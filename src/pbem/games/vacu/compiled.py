@@ -298,7 +298,7 @@ def points_leader(b: Any, counts: Any, points: Any, komi: int, black: int, butto
 @njit(cache=True)
 def _joins(b: Any, links: Any, p: int) -> bool:
     need = _NEEDS_BLACK if b[0][p] == BLACK else _NEEDS_WHITE
-    return links[3][b[2][p]] & need == need
+    return bool(links[3][b[2][p]] & need == need)
 
 
 # What a compiled position keeps besides its board, in one int64 array
@@ -433,7 +433,7 @@ def seen_add(keys: Any, counts: Any, log: Any, st: Any, key: Any) -> int:
     counts[i] += 1
     log[st[ST_LOGGED]] = i
     st[ST_LOGGED] += 1
-    return counts[i]
+    return int(counts[i])
 
 
 @njit(cache=True)
@@ -540,7 +540,8 @@ def views(rows: Any, neighbours: Any) -> Any:
 
 def _arrays(board: Board) -> tuple[Any, Any]:
     """The board as the compiled loop's arrays (`views` of `board_rows`)."""
-    return views.py_func(board_rows(board), statics(board.size)[0])  # (as Python: no boxing)
+    arrays: tuple[Any, Any] = views.py_func(board_rows(board), statics(board.size)[0])
+    return arrays  # (`views` as Python: no boxing)
 
 
 def places(position: VacuSearchPosition) -> tuple[Any, Any, Any]:

@@ -334,7 +334,7 @@ def _prove(t: Any, node: int) -> None:
 def _may_win(b: Any, links: Any, edges: Any, st: Any, move: int, c: int, connection: bool) -> bool:
     """`VacuSearchPosition.may_win` over the arrays."""
     if move == PASS_MOVE:
-        return st[ST_PASSES] >= 1
+        return bool(st[ST_PASSES] >= 1)
     if move < 0:
         return False
     colour, neighbours, group, libs, lsum, lsq = b
@@ -354,7 +354,7 @@ def _may_win(b: Any, links: Any, edges: Any, st: Any, move: int, c: int, connect
             reach |= reach_of[g]
     if connection:
         need = _NEEDS_BLACK if c == BLACK else _NEEDS_WHITE
-        return reach & need == need
+        return bool(reach & need == need)
     return False
 
 

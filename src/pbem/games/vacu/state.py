@@ -382,10 +382,12 @@ class VacuState(State[VacuMove]):
         The compiled random games and tree are imported here, at a
         search's first position: numba and numpy take half a second to
         import, which every `pbem receive` paid for nothing."""
-        from . import compiled_tree
+        from ..splitmix import AVAILABLE
 
-        if compiled_tree.AVAILABLE:  # the same games, their random ones (and tree) compiled
-            return compiled_tree.CompiledPosition.from_state(self)
+        if AVAILABLE:  # the same games, their random ones (and tree) compiled
+            from .compiled_tree import CompiledPosition
+
+            return CompiledPosition.from_state(self)
         return VacuSearchPosition.from_state(self)
 
     # -- output -----------------------------------------------------------------
