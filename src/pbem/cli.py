@@ -11,6 +11,7 @@ status: 0 done, 1 a move could not be played, 2 the command was wrong.
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import sys
@@ -66,6 +67,35 @@ class UsageError(Exception):
     """The command line itself is wrong; the message says how to fix it."""
 
 
+# The commands that open the server's database (`open_server`): a process of
+# its own started for one of them pauses the garbage collector until then.
+STARTING_PAUSED = ("send", "receive", "tick", "deliver", "poll", "bots")
+_paused = False  # (by pause_collector, until resume_collector)
+
+
+def pause_collector() -> None:
+    """No garbage collection while the process starts: importing SQLAlchemy
+    and the server makes objects that live as long as the process, and the
+    collector walked them over and over (8% of a `pbem receive`'s
+    instructions, a quarter of its CPU: docs/performance.md). Only for a
+    whole process: the tests' own interpreter, which calls `main` with
+    arguments, keeps its collector as it is."""
+    global _paused
+    gc.disable()
+    _paused = True
+
+
+def resume_collector() -> None:
+    """Start-up is over: what it made is set aside for good (gc.freeze, as
+    `pbem serve` does), so that neither the collections while the command
+    runs nor those at exit walk it again, and the collector runs again."""
+    global _paused
+    if _paused:
+        _paused = False
+        gc.freeze()
+        gc.enable()
+
+
 @contextmanager
 def open_server() -> Iterator[Server]:
     """The command layer on the server's database (PBEM_DATABASE_URL),
@@ -76,7 +106,9 @@ def open_server() -> Iterator[Server]:
     engine = make_engine(settings().database_url or None)
     try:
         upgrade(engine)
-        yield Server(session_factory(engine))
+        server = Server(session_factory(engine))
+        resume_collector()
+        yield server
     finally:
         engine.dispose()
 
@@ -298,8 +330,12 @@ def run(argv: Sequence[str], out: TextIO) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:  # a process of its own: the `pbem` script, python -m pbem.cli
+        argv = sys.argv[1:]
+        if argv[:1] and argv[0] in STARTING_PAUSED:
+            pause_collector()
     try:
-        return run(sys.argv[1:] if argv is None else argv, sys.stdout)
+        return run(argv, sys.stdout)
     except UsageError as error:
         print(error, file=sys.stderr)
         return 2

@@ -14,8 +14,10 @@ the boards' version check settles races.
 
 from __future__ import annotations
 
+import ast
 import fcntl
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -23,12 +25,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import Connection, CursorResult, Engine, Result, create_engine, event
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 DEFAULT_PATH = Path("var") / "pbem.sqlite3"
 
@@ -305,20 +309,87 @@ def reading(sessions: sessionmaker[Session]) -> sessionmaker[Session]:
     return sessionmaker(engine.execution_options(**{READING: True}), expire_on_commit=False)
 
 
+MIGRATIONS = resources.files("pbem.store") / "migrations"
+
+
 def alembic_config(engine: Engine) -> Config:
+    from alembic.config import Config
+
     config = Config()
-    config.set_main_option("script_location", str(resources.files("pbem.store") / "migrations"))
+    config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["engine"] = engine
     return config
+
+
+# A migration's own lines naming it and its parent: `revision = "0026"`.
+_NAMES = re.compile(
+    r"^(revision|down_revision|branch_labels|depends_on)(?:\s*:[^=\n]*)?\s*=\s*(.*?)\s*$",
+    re.MULTILINE,
+)
+
+
+def head_revisions() -> set[str] | None:
+    """The newest revision of the migrations folder, read from each file's
+    `revision = ...` and `down_revision = ...` lines without alembic
+    (importing it and loading every migration to find nothing to do was a
+    seventh of each `pbem receive`: docs/performance.md); None when a file
+    says more than such lines can (a merge, a branch, a dependency, a
+    computed name), and alembic decides."""
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for script in (MIGRATIONS / "versions").iterdir():
+        if not script.name.endswith(".py"):
+            continue
+        try:
+            names = {
+                match[1]: ast.literal_eval(match[2])
+                for match in _NAMES.finditer(script.read_text("utf-8"))
+            }
+        except (ValueError, SyntaxError):
+            return None
+        revision, parent = names.get("revision"), names.get("down_revision")
+        if not isinstance(revision, str) or not (parent is None or isinstance(parent, str)):
+            return None
+        if names.get("branch_labels") is not None or names.get("depends_on") is not None:
+            return None
+        revisions.add(revision)
+        if parent is not None:
+            parents.add(parent)
+    heads = revisions - parents
+    return heads if len(heads) == 1 else None
+
+
+def is_up_to_date(engine: Engine) -> bool:
+    """Whether the database stands at the migrations' head already: one read
+    of `alembic_version`, False when it has no such table (a new database).
+    A database being upgraded meanwhile shows its old revision until the
+    upgrade commits (the migrations' DDL is one transaction on both engines:
+    migrations/env.py), so a reader that sees the head sees its tables.
+    A database that cannot be reached at all raises here, as alembic would."""
+    heads = head_revisions()
+    if heads is None:
+        return False
+    with statements(engine).connect() as connection:
+        try:
+            stored = connection.exec_driver_sql("SELECT version_num FROM alembic_version").all()
+        except DBAPIError:  # no such table (yet): alembic makes it
+            return False
+    return {row[0] for row in stored} == heads
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Bring the database's tables up to `revision` (the newest by default).
 
-    Processes starting at once upgrade one after the other: PostgreSQL by an
-    advisory lock (migrations/env.py); an SQLite file by a lock on a file
-    beside it (SQLite's DDL is not one transaction, so the database's own
-    lock would let two processes run the same step)."""
+    A database already at the newest costs one read and no alembic (every
+    `pbem receive` and `pbem send` asks). Processes starting at once upgrade
+    one after the other: PostgreSQL by an advisory lock (migrations/env.py);
+    an SQLite file by a lock on a file beside it (SQLite's DDL is not one
+    transaction, so the database's own lock would let two processes run the
+    same step)."""
+    if revision == "head" and is_up_to_date(engine):
+        return
+    from alembic import command
+
     database = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
     if not database or database == ":memory:":
         command.upgrade(alembic_config(engine), revision)
