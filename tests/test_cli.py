@@ -306,3 +306,20 @@ def test_the_rules_and_the_server_load_no_compiled_code(processes: Processes) ->
     )
     done = processes.run([sys.executable, "-c", probe], text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_pbem_bots_runs_alone_and_stops_on_sigterm(processes: Processes, tmp_path: Path) -> None:
+    """`pbem bots` (the bot worker alone, for another machine on the same
+    PostgreSQL) starts, says so, and stops cleanly when told to."""
+    import os
+    import signal
+
+    script = Path(sys.executable).with_name("pbem")
+    env = {**processes.env(), "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'bots.sqlite3'}"}
+    upgraded = processes.run([script, "db", "upgrade"], text=True, env=env)
+    assert upgraded.returncode == 0, upgraded.stderr
+    bots = processes.start([script, "bots"], env=env, stdout=-1, stderr=-1, text=True)
+    assert bots.stdout is not None
+    assert bots.stdout.readline().startswith("pbem bots: playing the bots' moves")
+    os.kill(bots.pid, signal.SIGTERM)
+    assert bots.wait(60) == 0, bots.stderr.read() if bots.stderr else ""

@@ -133,9 +133,10 @@ def bots_command(server: Server, config: Settings, out: TextIO) -> int:
     import time
 
     from .bots import BotWorker
+    from .host.processes import SPAWN
 
     stop = threading.Event()
-    worker = BotWorker(server, max(1, config.bot_processes))
+    worker = BotWorker(server, max(1, config.bot_processes), context=SPAWN)  # (they die with us)
     thread = threading.Thread(target=worker.run, args=(stop, config.bot_seconds), name="bots")
     # The handler only notes the signal (see serve.py): the main thread sets `stop`.
     signalled: list[int] = []
