@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.source_imports import imports, is_module, module_of
+
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "pbem"
 
 # What each package of pbem may import of the others (beyond itself).
@@ -52,36 +54,16 @@ SERVER_RANKS: list[set[str]] = [
 
 def imported_modules(path: Path, source: Path) -> set[str]:
     """The pbem modules (or packages) a file imports, as dotted names under
-    pbem (`server.views.board_view`, `store`), relative imports resolved."""
-    module = list(path.relative_to(source).with_suffix("").parts)
-    package = module if module[-1] == "__init__" else module[:-1]
-    if package and package[-1] == "__init__":
-        package = package[:-1]
+    pbem (`server.views.board_view`, `store`), relative imports resolved;
+    for `from a import b`, both `a` and `a.b` (the caller keeps modules)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom):
-            if node.level == 0:
-                parts = (node.module or "").split(".")
-                if parts[0] != "pbem":
-                    continue
-                parts = parts[1:]
-            else:
-                parts = package[: len(package) - (node.level - 1)]
-                parts = [*parts, *(node.module.split(".") if node.module else [])]
-            if parts:
-                found.add(".".join(parts))
-            found.update(".".join([*parts, alias.name]) for alias in node.names)
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                parts = alias.name.split(".")
-                if parts[0] == "pbem" and len(parts) > 1:
-                    found.add(".".join(parts[1:]))
+    for _, parts, name, _ in imports(tree, module_of(path, source), path.name == "__init__.py"):
+        if parts:
+            found.add(".".join(parts))
+        if name is not None:
+            found.add(".".join([*parts, name]))
     return found
-
-
-def existing(name: str, source: Path) -> bool:
-    path = source.joinpath(*name.split("."))
-    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
 
 
 def server_rank(part: str) -> int:
@@ -99,7 +81,9 @@ def wrong_arrows(source: Path) -> list[str]:
         where = "/".join(path.relative_to(source).parts)
         if len(parts) == 1 and top not in LOOSE:
             wrong.append(f"{where} is loose at the top of src/pbem: it belongs in a package")
-        names = {name for name in imported_modules(path, source) if existing(name, source)}
+        names = {
+            name for name in imported_modules(path, source) if is_module(name.split("."), source)
+        }
         for name in sorted(names):
             if any(other.startswith(name + ".") for other in names):
                 continue  # (`from ..host import serve`: host.serve says it)
