@@ -38,6 +38,11 @@ def test_one_read_a_round_wakes_only_the_boards_that_moved() -> None:
         first, second, quiet = await asyncio.gather(*waiting)
         assert first == second == (1, "active") and quiet is None
         assert watch.watched == 0
+        for _ in range(200):  # a round already started ends (bounded: 2 s)
+            if not watch.looking:
+                break
+            await asyncio.sleep(0.01)
+        assert not watch.looking
         rounds = len(reads)
         await asyncio.sleep(0.1)
         assert len(reads) == rounds  # nobody waits: nothing is read

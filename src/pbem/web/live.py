@@ -78,6 +78,12 @@ class BoardWatch:
     def watched(self) -> int:
         return len(self._waiters)
 
+    @property
+    def looking(self) -> bool:
+        """Whether the reading task still runs (it ends after the round in
+        which it finds nobody waiting)."""
+        return self._task is not None and not self._task.done()
+
     def close(self) -> None:
         """Wake every waiter with CLOSED, and any later one at once (in the
         event loop's thread)."""
