@@ -18,9 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import false, func, select
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy import Insert, false, func, select
 from sqlalchemy.orm import Session
 
 from ...store import Board, BoardStatus, Rating, RatingEvent
@@ -104,25 +102,32 @@ def rating_row(session: Session, user_id: int, game: str) -> Rating:
     )
     row = session.scalar(query)
     if row is None:
-        insert = (
-            postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
-        )
-        session.execute(
-            insert(Rating)
-            .values(
-                user_id=user_id,
-                game=game,
-                rating=START,
-                games=0,
-                wins=0,
-                losses=0,
-                draws=0,
-                provisional_sum=0.0,
-                seeking=0,
-                rejects=False,
-            )
-            .on_conflict_do_nothing(index_elements=["user_id", "game"])
-        )
+        new = {
+            "user_id": user_id,
+            "game": game,
+            "rating": START,
+            "games": 0,
+            "wins": 0,
+            "losses": 0,
+            "draws": 0,
+            "provisional_sum": 0.0,
+            "seeking": 0,
+            "rejects": False,
+        }
+        # Each dialect's INSERT (for its ON CONFLICT) imported only here: a
+        # process on SQLite never imports the PostgreSQL dialect (31 ms of
+        # CPU of a `pbem receive`), nor one on PostgreSQL SQLite's.
+        twin = ["user_id", "game"]  # (a row made meanwhile by another transaction)
+        made: Insert
+        if session.get_bind().dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+
+            made = postgresql_insert(Rating).values(new).on_conflict_do_nothing(index_elements=twin)
+        else:
+            from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+            made = sqlite_insert(Rating).values(new).on_conflict_do_nothing(index_elements=twin)
+        session.execute(made)
         row = session.scalar(query)
         assert row is not None  # made just now, or by a transaction that just committed
     return row

@@ -10,10 +10,10 @@ on PostgreSQL a page reads them with the stamp, `BoardViews.with_around`).
 
 The reads are plain SQL, not ORM objects: a page or an API answer costs a
 statement or two, not a session and a dozen loaded rows. On PostgreSQL a
-view is read in one statement (`_WHOLE`, its parts as arrays), so it is one
-round trip and its rows agree with the stamp it read even while a move
-commits beside it; on SQLite, where a statement costs no round trip, in a
-few plain ones in a reading transaction.
+view is read in one statement (`_on_postgresql`, its parts as arrays), so it
+is one round trip and its rows agree with the stamp it read even while a
+move commits beside it; on SQLite, where a statement costs no round trip,
+in a few plain ones in a reading transaction.
 """
 
 from __future__ import annotations
@@ -21,11 +21,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Select, bindparam, select, true
-from sqlalchemy.dialects.postgresql import aggregate_order_by, array_agg
 
 from ...games.base import Options, State
 from ...store import (
@@ -103,56 +102,7 @@ _CHAT = (
 )
 
 
-def _arrays(prefix: str, order: Any, columns: Sequence[Any], rows: Select[Any]) -> Any:
-    """`rows` as one row of arrays, a column's values each, in `order`
-    (NULL for no rows): a LATERAL subquery of the whole view's statement."""
-    gathered = [
-        array_agg(aggregate_order_by(column, order)).label(  # type: ignore[no-untyped-call]
-            f"{prefix}_{column.key}"
-        )
-        for column in columns
-    ]
-    return rows.with_only_columns(*gathered).lateral(prefix)
-
-
-# The whole view in one statement, on PostgreSQL: the board's row with its
-# votes, seats, moves and chat as arrays (one round trip where the five
-# statements above, in a REPEATABLE READ transaction, were eight; and a
-# statement sees one snapshot, so its rows agree with its own stamp).
 _VOTE_COLUMNS = (Vote.kind, Vote.seat)
-_VOTES_ALL = _arrays("vote", Vote.id, _VOTE_COLUMNS, select().where(Vote.board_id == Board.id))
-_SEATS_ALL = _arrays(
-    "seat",
-    BoardPlayer.seat,
-    _PLAYER_COLUMNS,
-    select().join_from(BoardPlayer, User).where(BoardPlayer.board_id == Board.id),
-)
-_MOVES_ALL = _arrays(
-    "move",
-    MoveRow.number,
-    _MOVE_COLUMNS,
-    select().where(MoveRow.board_id == Board.id),
-)
-_CHAT_ALL = _arrays(
-    "chat",
-    ChatLine.id,
-    _CHAT_COLUMNS,
-    select().join_from(ChatLine, User).where(ChatLine.board_id == Board.id),
-)
-
-
-def _board_with(columns: Iterable[Any], parts: Sequence[Any]) -> Select[Any]:
-    """One board's row (its stamp's columns and `columns`) with `parts`,
-    each a LATERAL row of arrays (`_arrays`): one statement, one snapshot."""
-    query = select(
-        Board.game, Board.revision, Board.status, *columns, *(part.c for part in parts)
-    ).select_from(Board)
-    for part in parts:
-        query = query.join(part, true())
-    return query.where(Board.id == bindparam("board"))
-
-
-_WHOLE = _board_with(_BOARD.selected_columns, (_VOTES_ALL, _SEATS_ALL, _MOVES_ALL, _CHAT_ALL))
 _RATINGS = select(Rating.user_id, Rating.rating, Rating.games).where(
     Rating.game == bindparam("game"), Rating.user_id.in_(bindparam("users", expanding=True))
 )
@@ -165,32 +115,98 @@ _WATCHERS = (
     .where(Subscription.board_id == bindparam("board"), Subscription.kind == SubscriptionKind.BOARD)
     .order_by(User.userid_key)
 )
-# A board page's reads on PostgreSQL in one round trip where they were
-# three: the stamp (as `_STAMP` reads it) with the players' ratings, the
-# subscribers and what a finished board did to the ratings, as arrays.
 _RATING_COLUMNS = (Rating.user_id, Rating.rating, Rating.games)
-_RATINGS_ALL = _arrays(
-    "rating",
-    BoardPlayer.seat,
-    _RATING_COLUMNS,
-    select()
-    .join_from(BoardPlayer, Rating, Rating.user_id == BoardPlayer.user_id)
-    .where(BoardPlayer.board_id == Board.id, Rating.game == Board.game),
-)
 _WATCHER_COLUMNS = (User.userid,)
-_WATCHERS_ALL = _arrays(
-    "watcher",
-    User.userid_key,
-    _WATCHER_COLUMNS,
-    select()
-    .join_from(Subscription, User, User.id == Subscription.user_id)
-    .where(Subscription.board_id == Board.id, Subscription.kind == SubscriptionKind.BOARD),
-)
 _CHANGE_COLUMNS = (RatingEvent.user_id, RatingEvent.before, RatingEvent.after)
-_CHANGES_ALL = _arrays(
-    "change", RatingEvent.id, _CHANGE_COLUMNS, select().where(RatingEvent.board_id == Board.id)
-)
-_STAMP_AROUND = _board_with((), (_VOTES_ALL, _RATINGS_ALL, _WATCHERS_ALL, _CHANGES_ALL))
+
+
+@dataclass(frozen=True)
+class _OnPostgreSQL:
+    """PostgreSQL's reads of a board, in one statement each (their parts
+    as arrays): `whole`, the whole view, and `stamp_around`, a page's stamp
+    with what is around the board."""
+
+    whole: Select[Any]
+    stamp_around: Select[Any]
+
+
+@cache
+def _on_postgresql() -> _OnPostgreSQL:
+    """PostgreSQL's reads, built on first use: only then is the PostgreSQL
+    dialect imported (a process on SQLite never imports it: 31 ms of CPU of
+    a `pbem receive`, tests/test_start_cost.py)."""
+    from sqlalchemy.dialects.postgresql import aggregate_order_by, array_agg
+
+    def arrays(prefix: str, order: Any, columns: Sequence[Any], rows: Select[Any]) -> Any:
+        """`rows` as one row of arrays, a column's values each, in `order`
+        (NULL for no rows): a LATERAL subquery of the whole view's
+        statement, its columns named as `_rows` reads them."""
+        gathered = [
+            array_agg(aggregate_order_by(column, order)).label(  # type: ignore[no-untyped-call]
+                f"{prefix}_{column.key}"
+            )
+            for column in columns
+        ]
+        return rows.with_only_columns(*gathered).lateral(prefix)
+
+    # The whole view in one statement: the board's row with its votes,
+    # seats, moves and chat as arrays (one round trip where the five
+    # statements above, in a REPEATABLE READ transaction, were eight; and a
+    # statement sees one snapshot, so its rows agree with its own stamp).
+    votes = arrays("vote", Vote.id, _VOTE_COLUMNS, select().where(Vote.board_id == Board.id))
+    seats = arrays(
+        "seat",
+        BoardPlayer.seat,
+        _PLAYER_COLUMNS,
+        select().join_from(BoardPlayer, User).where(BoardPlayer.board_id == Board.id),
+    )
+    moves = arrays(
+        "move", MoveRow.number, _MOVE_COLUMNS, select().where(MoveRow.board_id == Board.id)
+    )
+    chat = arrays(
+        "chat",
+        ChatLine.id,
+        _CHAT_COLUMNS,
+        select().join_from(ChatLine, User).where(ChatLine.board_id == Board.id),
+    )
+    # A board page's reads in one round trip where they were three: the
+    # stamp (as `_STAMP` reads it) with the players' ratings, the
+    # subscribers and what a finished board did to the ratings, as arrays.
+    ratings = arrays(
+        "rating",
+        BoardPlayer.seat,
+        _RATING_COLUMNS,
+        select()
+        .join_from(BoardPlayer, Rating, Rating.user_id == BoardPlayer.user_id)
+        .where(BoardPlayer.board_id == Board.id, Rating.game == Board.game),
+    )
+    watchers = arrays(
+        "watcher",
+        User.userid_key,
+        _WATCHER_COLUMNS,
+        select()
+        .join_from(Subscription, User, User.id == Subscription.user_id)
+        .where(Subscription.board_id == Board.id, Subscription.kind == SubscriptionKind.BOARD),
+    )
+    changes = arrays(
+        "change", RatingEvent.id, _CHANGE_COLUMNS, select().where(RatingEvent.board_id == Board.id)
+    )
+    return _OnPostgreSQL(
+        _board_with(_BOARD.selected_columns, (votes, seats, moves, chat)),
+        _board_with((), (votes, ratings, watchers, changes)),
+    )
+
+
+def _board_with(columns: Iterable[Any], parts: Sequence[Any]) -> Select[Any]:
+    """One board's row (its stamp's columns and `columns`) with `parts`,
+    each a LATERAL row of arrays: one statement, one snapshot."""
+    query = select(
+        Board.game, Board.revision, Board.status, *columns, *(part.c for part in parts)
+    ).select_from(Board)
+    for part in parts:
+        query = query.join(part, true())
+    return query.where(Board.id == bindparam("board"))
+
 
 PROPOSALS = (("draw", "a draw"), ("undo", "taking back the last move"))
 
@@ -365,7 +381,7 @@ def warm_reads(dialect: str) -> tuple[tuple[Any, dict[str, Any]], ...]:
     around the board), the ratings of two players and the watchers."""
     board = {"board": 0}
     views = (
-        ((_WHOLE, board), (_STAMP_AROUND, board))
+        ((_on_postgresql().whole, board), (_on_postgresql().stamp_around, board))
         if dialect == "postgresql"
         else (
             (_BOARD, board),
@@ -454,18 +470,20 @@ class BoardViews:
                 view = read_view(connection, board_id, self._views)
                 return None if view is None else (view, _around(connection, view))
         with self._stamps.connect() as connection:
-            row = connection.execute(_STAMP_AROUND, {"board": board_id}).one_or_none()
+            row = connection.execute(
+                _on_postgresql().stamp_around, {"board": board_id}
+            ).one_or_none()
         if row is None:
             return None
-        votes = tuple(_rows(row, _VOTES_ALL, _VOTE_COLUMNS))
+        votes = tuple(_rows(row, "vote", _VOTE_COLUMNS))
         view = self._views.get((board_id, row.revision, row.status, votes))
         if view is None:
             view = self._fresh(board_id)
             if view is None:
                 return None  # (deleted since)
-        ratings = _rows(row, _RATINGS_ALL, _RATING_COLUMNS)
-        watchers = _rows(row, _WATCHERS_ALL, _WATCHER_COLUMNS)
-        changes = [] if view.active else _rows(row, _CHANGES_ALL, _CHANGE_COLUMNS)
+        ratings = _rows(row, "rating", _RATING_COLUMNS)
+        watchers = _rows(row, "watcher", _WATCHER_COLUMNS)
+        changes = [] if view.active else _rows(row, "change", _CHANGE_COLUMNS)
         return view, Around(
             {user: (rating, games) for user, rating, games in ratings},
             [userid for (userid,) in watchers],
@@ -556,10 +574,10 @@ def _read(
 def _read_whole(connection: Connection, board_id: int) -> BoardView | None:
     """The view in one statement, at the stamp that statement saw
     (PostgreSQL's way); None when there is no such board."""
-    row = connection.execute(_WHOLE, {"board": board_id}).one_or_none()
+    row = connection.execute(_on_postgresql().whole, {"board": board_id}).one_or_none()
     if row is None:
         return None
-    votes = tuple(_rows(row, _VOTES_ALL, _VOTE_COLUMNS))
+    votes = tuple(_rows(row, "vote", _VOTE_COLUMNS))
     stamp = (board_id, row.revision, row.status, votes)
     return _built(
         board_id,
@@ -567,16 +585,15 @@ def _read_whole(connection: Connection, board_id: int) -> BoardView | None:
         row,
         row,
         votes,
-        _rows(row, _SEATS_ALL, _PLAYER_COLUMNS),
-        _rows(row, _MOVES_ALL, _MOVE_COLUMNS),
-        _rows(row, _CHAT_ALL, _CHAT_COLUMNS),
+        _rows(row, "seat", _PLAYER_COLUMNS),
+        _rows(row, "move", _MOVE_COLUMNS),
+        _rows(row, "chat", _CHAT_COLUMNS),
     )
 
 
-def _rows(row: Any, part: Any, columns: Sequence[Any]) -> list[tuple[Any, ...]]:
-    """A part's rows from its arrays in `row` (`_arrays`), a column each."""
-    name = part.name
-    return list(zip(*(getattr(row, f"{name}_{c.key}") or [] for c in columns), strict=True))
+def _rows(row: Any, part: str, columns: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """A part's rows from its arrays in `row` (`_on_postgresql`), a column each."""
+    return list(zip(*(getattr(row, f"{part}_{c.key}") or [] for c in columns), strict=True))
 
 
 def _built(
