@@ -52,8 +52,11 @@ def with_mails(engine: Engine, count: int) -> Server:
 def test_two_loops_and_a_slow_relay_send_each_mail_once(
     engine: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a lease shorter than a pass (24 mails at 0.3 s), as a slow relay makes it
-    monkeypatch.setattr(delivery, "LEASE", delivery.timedelta(seconds=0.5))
+    # A lease shorter than a claim's turn (20 mails at 0.3 s), as a slow
+    # relay makes it, and long enough that a loaded machine's pauses (a
+    # statement or a thread held up for a quarter second) stay well within
+    # its half: at 0.5 s, a run beside two other test runs sent a mail twice.
+    monkeypatch.setattr(delivery, "LEASE", delivery.timedelta(seconds=2.0))
     server = with_mails(engine, 24)
     settings = Settings(address="pbem@example.org")
     got: Counter[str] = Counter()
