@@ -586,7 +586,7 @@ def test_command_reference_examples_run(tmp_path: Path) -> None:
         match = re.fullmatch(r'\$ pbem send --from (\S+) "([^"]+)"(?: --body "([^"]*)")?', line)
         assert match, line
         messages = server.handle(match.group(1), match.group(2), match.group(3) or "")
-        assert not any(m.subject.startswith("pbem error") for m in messages), messages
+        assert not any(m.subject.startswith("pbem error") for m in messages.mails), messages
     engine.dispose()
     assert max(len(line) for line in text.splitlines()) <= 80
 

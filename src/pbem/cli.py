@@ -281,7 +281,7 @@ def send_command(words: Sequence[str], out: TextIO, stdin: TextIO) -> int:
     if body is None:
         body = "" if stdin.isatty() else stdin.read()
     with open_server() as server:
-        messages = server.handle(args.sender, " ".join(args.line), body)
+        messages = server.handle(args.sender, " ".join(args.line), body).mails
     if args.json:
         out.write(json.dumps([message.to_json() for message in messages], indent=2) + "\n")
     else:

@@ -150,7 +150,7 @@ def test_list_unsubscribe_really_stops_the_mail(server: Server) -> None:
         header = str(reparsed(compose(session, row, SETTINGS))["List-Unsubscribe"]).strip()
     assert header.startswith("<mailto:pbem@example.net?subject=")
     command = unquote(header.removesuffix(">").partition("?subject=")[2])
-    [reply] = server.handle("alice@example.org", command)
+    [reply] = server.handle("alice@example.org", command).mails
     assert reply.subject == "pbem stop alice"
     with server.sessions() as session:
         alice = session.scalar(select(User).where(User.userid_key == "alice"))
@@ -352,7 +352,7 @@ def test_the_same_position_is_drawn_once(server: Server) -> None:
 
 @pytest.mark.parametrize("game", ["vasco", "trugo", "vacu", "convacu"])
 def test_every_game_mails_a_picture(server: Server, game: str) -> None:
-    [*_, mail] = server.handle("alice@example.org", f"{game} challenge alice bob")
+    [*_, mail] = server.handle("alice@example.org", f"{game} challenge alice bob").mails
     with server.sessions() as session:
         row = [r for r in outbox(session) if r.subject == mail.subject][-1]
         assert row.board_id is not None

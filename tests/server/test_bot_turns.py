@@ -22,7 +22,7 @@ BOTS = {"easybot": "easy", "mediumbot": "medium", "hardbot": "hard"}
 def bot_board(server: Server, line: str = "vasco challenge ann easybot") -> int:
     signup(server, "ann")
     sent = server.handle("ann@example.org", line)
-    assert sent.board is not None, [m.body for m in sent]
+    assert sent.board is not None, [m.body for m in sent.mails]
     return sent.board
 
 
@@ -34,24 +34,24 @@ def test_the_database_comes_with_one_bot_per_level_that_no_one_can_log_in_as(
         assert {bot.userid: bot.bot_level for bot in bots} == BOTS
         assert all(bot.addresses == [] and bot.is_bot for bot in bots)
     for name in BOTS:
-        [refused] = server.handle("x@example.org", f"vasco move 1 {name} ! a0,0")
+        [refused] = server.handle("x@example.org", f"vasco move 1 {name} ! a0,0").mails
         assert refused.error is not None
-        [taken] = server.handle("x@example.org", f"signup {name} secret")
+        [taken] = server.handle("x@example.org", f"signup {name} secret").mails
         assert taken.error is not None and "taken" in taken.error.lower()
 
 
 def test_a_bot_accepts_a_challenge_at_once_and_gets_no_mail(server: Server) -> None:
     signup(server, "ann")
     sent = server.handle("ann@example.org", "vacu challenge ann hardbot")
-    assert [m.to for m in sent] == [("ann@example.org",)]
-    assert "hardbot (a bot) accepts at once." in sent[0].body
+    assert [m.to for m in sent.mails] == [("ann@example.org",)]
+    assert "hardbot (a bot) accepts at once." in sent.mails[0].body
     board = board_row(server)
     assert [player.accepted for player in board.players] == [False, True]
 
 
 def test_bots_play_only_against_people(server: Server) -> None:
     signup(server, "ann")
-    [refused] = server.handle("ann@example.org", "trugo challenge easybot hardbot")
+    [refused] = server.handle("ann@example.org", "trugo challenge easybot hardbot").mails
     assert refused.error is not None and "Bots play only against people" in refused.error
 
 

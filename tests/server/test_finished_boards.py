@@ -48,19 +48,19 @@ def test_every_mail_showing_a_finished_board_says_it_is_over(server: Server, end
     challenge(server)
     play, last = ENDINGS[ending]
     said = play(server)
-    end_mails = [m for m in server.handle("x@example.org", last) if "Board 1" in m.subject]
+    end_mails = [m for m in server.handle("x@example.org", last).mails if "Board 1" in m.subject]
     assert end_mails
     shown = [
         *end_mails,
-        *server.handle("x@example.org", "vasco show 1"),
-        *server.handle("x@example.org", "vasco show alice bob all"),
-        *server.handle("alice@example.org", "vasco move 1 alice pw-alice c2,0"),  # refused
+        *server.handle("x@example.org", "vasco show 1").mails,
+        *server.handle("x@example.org", "vasco show alice bob all").mails,
+        *server.handle("alice@example.org", "vasco move 1 alice pw-alice c2,0").mails,  # refused
     ]
     for mail in shown:
         reads_as_over(mail.body, said)
-    (listing,) = server.handle("x@example.org", "vasco games bob")
+    (listing,) = server.handle("x@example.org", "vasco games bob").mails
     line = next(line for line in listing.body.splitlines() if "alice against bob" in line)
     assert "Game over:" in line and said in line and "to move" not in line
     # an older position of the board is shown as it was then
-    (then,) = server.handle("x@example.org", "vasco show 1#0")
+    (then,) = server.handle("x@example.org", "vasco show 1#0").mails
     assert "Move 1: Red (O) to move." in then.body

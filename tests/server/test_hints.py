@@ -27,12 +27,12 @@ def worker(server: Server, bot_workers: BotWorkers) -> BotWorker:
 def hint_board(server: Server, flag: str = "--hints") -> None:
     signup(server, "ann", "bob", "cat")
     sent = server.handle("ann@example.org", f"vacu challenge ann bob {SMALL} {flag}")
-    assert sent.board == 1, [m.body for m in sent]
+    assert sent.board == 1, [m.body for m in sent.mails]
 
 
 def test_hints_are_refused_on_a_board_challenged_without_them(server: Server) -> None:
     hint_board(server, flag="")
-    [refused] = server.handle("ann@example.org", "vacu hint 1 ann pw-ann")
+    [refused] = server.handle("ann@example.org", "vacu hint 1 ann pw-ann").mails
     assert refused.error is not None and "Hints are off on board 1" in refused.error
     assert "--hints" in refused.error
     assert "Vacu Board 1 Error" in refused.subject or "error" in refused.subject.lower()
@@ -42,7 +42,7 @@ def test_hints_are_refused_on_a_board_challenged_without_them(server: Server) ->
 
 def test_only_a_player_may_ask(server: Server) -> None:
     hint_board(server)
-    [refused] = server.handle("cat@example.org", "vacu hint 1 cat pw-cat")
+    [refused] = server.handle("cat@example.org", "vacu hint 1 cat pw-cat").mails
     assert refused.error is not None
     with server.sessions() as session:
         assert session.scalars(select(HintRequest)).all() == []
@@ -51,15 +51,15 @@ def test_only_a_player_may_ask(server: Server) -> None:
 def test_the_first_board_mail_tells_both_players_that_hints_are_on(server: Server) -> None:
     signup(server, "ann", "bob")
     sent = server.handle("ann@example.org", f"vacu challenge ann bob {SMALL} --hints")
-    assert len(sent) == 2
-    assert all("Hints are on (--hints)" in mail.body for mail in sent)
+    assert len(sent.mails) == 2
+    assert all("Hints are on (--hints)" in mail.body for mail in sent.mails)
 
 
 def test_a_hint_is_answered_once_to_the_asker_alone(server: Server, clock: Clock) -> None:
     hint_board(server)
     server.handle("ann@example.org", "vacu move 1 ann pw-ann C3")
     assert (
-        server.handle("bob@example.org", "vacu hint 1 bob pw-bob") == []
+        server.handle("bob@example.org", "vacu hint 1 bob pw-bob").mails == ()
     )  # the answer comes later
     server.handle("bob@example.org", "vacu hint 1 bob pw-bob")  # asked twice: one question
     [question] = bot_turns.open_hints(server)

@@ -27,7 +27,7 @@ def server(engine: Engine) -> Iterator[Server]:
 
 def send(server: Server, name: str, line: str, body: str = "") -> list[str]:
     """The bodies of the mails a command sends (the sender's answer last)."""
-    return [mail.body for mail in server.handle(f"{name}@example.org", line, body)]
+    return [mail.body for mail in server.handle(f"{name}@example.org", line, body).mails]
 
 
 def boards(server: Server) -> int:
@@ -53,8 +53,8 @@ def test_post_list_take_and_the_board_starts_with_the_poster_first(server: Serve
         assert board.options["size"] == 30 and board.hints and not board.unrated
         assert all(p.accepted for p in board.players)  # resigning now is a loss
         assert session.get_one(OpenChallenge, 1).board_id == 1
-    assert any("bob takes ann's open challenge 1" in mail.body for mail in taken)
-    assert {mail.to[0] for mail in taken} >= {"ann@example.org", "bob@example.org"}
+    assert any("bob takes ann's open challenge 1" in mail.body for mail in taken.mails)
+    assert {mail.to[0] for mail in taken.mails} >= {"ann@example.org", "bob@example.org"}
     [late] = send(server, "cat", "vasco take 1 cat pw-cat")
     assert "Open challenge 1 was taken: it became board 1." in late
     assert boards(server) == 1
@@ -114,7 +114,7 @@ def test_a_player_keeps_a_few_open_at_once(server: Server) -> None:
 def test_an_unrated_board_never_moves_the_ratings(server: Server) -> None:
     send(server, "ann", "vasco open ann pw-ann --unrated")
     taken = server.handle("bob@example.org", "vasco take 1 bob pw-bob")
-    assert any("A friendly game (--unrated)" in mail.body for mail in taken)
+    assert any("A friendly game (--unrated)" in mail.body for mail in taken.mails)
     send(server, "ann", "vasco move 1 ann pw-ann a0,0")
     send(server, "bob", "vasco resign 1 bob pw-bob")
     with server.sessions() as session:
@@ -141,7 +141,8 @@ def test_two_players_taking_one_at_once_get_one_board(server: Server, engine: En
     def take(name: str, via: Server) -> None:
         start.wait()
         answers[name] = [
-            m.body for m in via.handle(f"{name}@example.org", f"convacu take 1 {name} pw-{name}")
+            m.body
+            for m in via.handle(f"{name}@example.org", f"convacu take 1 {name} pw-{name}").mails
         ]
 
     threads = [

@@ -89,7 +89,9 @@ def test_a_verified_password_is_not_verified_again(server: Server, watched: Watc
     server.handle("ann@example.org", "vasco challenge ann bob")
     for number, move in enumerate(["a0,0", "b1,0", "a2,1"], start=1):
         who = "ann" if number % 2 else "bob"
-        [*_] = server.handle(f"{who}@example.org", f"vasco move 1 {who} {who}pass1 {move}#{number}")
+        [*_] = server.handle(
+            f"{who}@example.org", f"vasco move 1 {who} {who}pass1 {move}#{number}"
+        ).mails
     assert server.check_login("ANN", "annpass1") == "ann"
     assert watched.verifies == 0
 
@@ -99,7 +101,7 @@ def test_a_wrong_password_is_refused_and_refused_again_without_more_work(
 ) -> None:
     server.handle("ann@example.org", "signup ann annpass1")
     for _ in range(3):
-        [error] = server.handle("ann@example.org", "vacation ann guess123 on")
+        [error] = server.handle("ann@example.org", "vacation ann guess123 on").mails
         assert "do not match" in error.body
     assert watched.verifies == 1
 
@@ -108,8 +110,8 @@ def test_an_unknown_userid_costs_an_argon2_check_like_a_known_one(
     server: Server, watched: Watched
 ) -> None:
     server.handle("ann@example.org", "signup ann annpass1")
-    [unknown] = server.handle("x@example.org", "vacation nobody guess123 on")
-    [known] = server.handle("x@example.org", "vacation ann guess123 on")
+    [unknown] = server.handle("x@example.org", "vacation nobody guess123 on").mails
+    [known] = server.handle("x@example.org", "vacation ann guess123 on").mails
     assert watched.verifies == 2
     first_line = [mail.body.split("\n")[0].replace("nobody", "ann") for mail in (unknown, known)]
     assert first_line[0] == first_line[1]
@@ -121,9 +123,9 @@ def test_after_a_password_change_only_the_new_password_works(
     server.handle("ann@example.org", "signup ann annpass1")
     server.handle("ann@example.org", "vacation ann annpass1 on")  # remembered as matching
     server.handle("ann@example.org", "change password ann annpass1 newpass1")
-    [refused] = server.handle("ann@example.org", "vacation ann annpass1 off")
+    [refused] = server.handle("ann@example.org", "vacation ann annpass1 off").mails
     assert "do not match" in refused.body
-    [done] = server.handle("ann@example.org", "vacation ann newpass1 off")
+    [done] = server.handle("ann@example.org", "vacation ann newpass1 off").mails
     assert done.subject == "pbem vacation ann off"
 
 
@@ -142,7 +144,7 @@ def test_another_process_never_trusts_a_verdict_about_the_old_password(
         one.handle("ann@example.org", "change password ann annpass1 newpass1")
     finally:
         passwords.VERDICTS = other_verdicts
-    [refused] = other.handle("ann@example.org", "vacation ann annpass1 off")
+    [refused] = other.handle("ann@example.org", "vacation ann annpass1 off").mails
     assert "do not match" in refused.body
 
 
@@ -163,7 +165,7 @@ def test_handed_out_argon2_work_comes_back_to_the_door(
     assert (login.value.password, change.value.password) == ("annpass1", "annpass1")
     with passwords.handed_out():
         assert server.check_login("ann", "annpass1") == "ann"
-        [done] = server.handle("ann@example.org", "vacation ann annpass1 on")
+        [done] = server.handle("ann@example.org", "vacation ann annpass1 on").mails
     assert done.subject == "pbem vacation ann on"
     assert watched.verifies == 1
 
@@ -179,5 +181,5 @@ def test_a_multiple_mail_does_its_argon2_work_itself(
     body = "vacation ann annpass1 on\nvacation bob bobpass1 on\n"
     with passwords.handed_out():
         sent = server.handle("ann@example.org", "multiple", body)
-    assert [mail.subject for mail in sent] == ["pbem vacation ann on", "pbem vacation bob on"]
+    assert [mail.subject for mail in sent.mails] == ["pbem vacation ann on", "pbem vacation bob on"]
     assert watched.verifies == 2

@@ -19,7 +19,7 @@ from pbem.games import get_game
 from pbem.server import Server
 from pbem.server.boards import quick_move
 from pbem.server.language import commands
-from pbem.server.language.messages import Sent
+from pbem.server.language.messages import Outcome
 from pbem.server.views.board_view import read_view
 from pbem.store import (
     Board,
@@ -62,7 +62,7 @@ def taken(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     seen: list[bool] = []
     real = quick_move.quick_move
 
-    def counting(*args: Any, **kwargs: Any) -> Sent | None:
+    def counting(*args: Any, **kwargs: Any) -> Outcome | None:
         played = real(*args, **kwargs)
         seen.append(played is not None)
         return played
@@ -84,13 +84,13 @@ def rows(server: Server) -> dict[str, list[dict[str, Any]]]:
         }
 
 
-def mails(sent: Sent) -> list[tuple[Any, ...]]:
-    return [(m.to, m.subject, m.body, m.board, m.error, m.error_kind) for m in sent]
+def mails(sent: Outcome) -> list[tuple[Any, ...]]:
+    return [(m.to, m.subject, m.body, m.board, m.error, m.error_kind) for m in sent.mails]
 
 
 def both(
     quick: Server, full: Server, command: commands.Command, as_user: str | None
-) -> tuple[Sent, Sent]:
+) -> tuple[Outcome, Outcome]:
     """Run the command on both; their answers and their rows must agree."""
     one, other = quick.execute(command, as_user=as_user), full.execute(command, as_user=as_user)
     assert mails(one) == mails(other)
@@ -222,7 +222,7 @@ def test_a_board_changed_between_the_read_and_the_write_goes_the_full_way(
     def meanwhile(*args: Any) -> Any:
         planned = real(*args)
         answers = quick.handle(sender, line.format(reply=reply))
-        assert answers and all(answer.error is None for answer in answers)
+        assert answers and all(answer.error is None for answer in answers.mails)
         return planned
 
     monkeypatch.setattr(quick_move, "_plan", meanwhile)
@@ -240,7 +240,7 @@ def test_a_board_changed_between_the_read_and_the_write_goes_the_full_way(
     if check == "voted":
         assert votes == []
     if check == "watched":
-        assert any("cy@example.org" in mail.to for mail in sent)
+        assert any("cy@example.org" in mail.to for mail in sent.mails)
 
 
 def mailed_both(
@@ -312,7 +312,7 @@ def test_a_password_changed_before_the_write_turn_is_checked_again(
         return planned
 
     monkeypatch.setattr(quick_move, "_plan", meanwhile)
-    (refusal,) = quick.handle("ann@example.org", f"trugo move 1 ann pw-ann {text}")
+    (refusal,) = quick.handle("ann@example.org", f"trugo move 1 ann pw-ann {text}").mails
     assert taken == [False] and refusal.error_kind == "forbidden"
     with quick.sessions() as session:
         assert session.get_one(Board, 1).version == 0
@@ -349,7 +349,7 @@ def test_a_plain_move_is_two_round_trips_on_postgresql(
             sent = server.execute(
                 commands.Move(game="trugo", board=1, userid=mover, move=text), as_user=mover
             )
-            assert [mail.error for mail in sent] == [None, None]
+            assert [mail.error for mail in sent.mails] == [None, None]
             state = state.play_text(text)
     finally:
         event.remove(engine, "before_cursor_execute", note)
@@ -392,12 +392,12 @@ def test_a_mailed_move_is_written_in_one_statement_on_postgresql(
         sent = quick.handle("ann@example.org", line, "", "<one@t>", by_mail=True)
     finally:
         event.remove(engine, "before_cursor_execute", note)
-    assert taken == [True] and [mail.error for mail in sent] == [None, None]
+    assert taken == [True] and [mail.error for mail in sent.mails] == [None, None]
     if engine.dialect.name == "postgresql":
         assert said == ["SELECT", "WITH"]
     else:
         assert said.count("UPDATE in a transaction") == 1
-    assert quick.handle("ann@example.org", line, "", "<one@t>", by_mail=True) == []
+    assert quick.handle("ann@example.org", line, "", "<one@t>", by_mail=True).mails == ()
     with quick.sessions() as session:
         board = session.get_one(Board, 1)
         assert board.version == 1

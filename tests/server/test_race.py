@@ -21,7 +21,7 @@ def _handle(url: str, line: str, start: object, results: object) -> None:
     server = CheckedServer(session_factory(engine), Clock())
     start.wait()  # type: ignore[attr-defined]
     messages = server.handle("alice@example.org", line)
-    results.put([m.subject for m in messages])  # type: ignore[attr-defined]
+    results.put([m.subject for m in messages.mails])  # type: ignore[attr-defined]
     engine.dispose()
 
 
@@ -109,7 +109,7 @@ def test_one_mail_handled_by_two_servers_each_way_at_once_is_played_once(
     def run(name: str, server: CheckedServer) -> None:
         try:
             outcomes[name] = [
-                m.subject for m in server.handle("bob@example.org", line, message_id=mail)
+                m.subject for m in server.handle("bob@example.org", line, message_id=mail).mails
             ]
         except Exception as error:  # (a deadlock, as it was)
             outcomes[name] = error

@@ -108,16 +108,16 @@ def test_a_finished_board_is_rated_once_and_shows_in_standings_and_history(
     server.handle("alice@example.org", "vasco challenge alice bob -size=12")
     for who, move in [("alice", "c0,0"), ("bob", "a1,-1"), ("alice", "f-1,-1")]:
         server.handle(f"{who}@example.org", f"vasco move 1 {who} pw-{who} {move}")
-    [table] = server.handle("x@example.org", "vasco standings")
+    [table] = server.handle("x@example.org", "vasco standings").mails
     lines = table.body.splitlines()
     assert "Provisional:" in lines
     assert any(
         line.startswith("  1. alice") and "1800" in line and "1-0-0" in line for line in lines
     )
     assert any(line.startswith("  2. bob") and "1400" in line for line in lines)
-    [again] = server.handle("x@example.org", "VASCO RATINGS")
+    [again] = server.handle("x@example.org", "VASCO RATINGS").mails
     assert again.body == table.body  # rated once, however often asked
-    [past] = server.handle("x@example.org", "vasco history bob")
+    [past] = server.handle("x@example.org", "vasco history bob").mails
     assert "board     1" in past.body and "lost to alice, 1600 -> 1400" in past.body
 
 
@@ -125,17 +125,17 @@ def test_limit_and_seek(server: Server) -> None:
     from tests.server.test_commands import signup
 
     signup(server, "alice", "bob")
-    [ok] = server.handle("alice@example.org", "trugo limit alice pw-alice 1")
+    [ok] = server.handle("alice@example.org", "trugo limit alice pw-alice 1").mails
     assert "at most 1 boards at once" in ok.body
     server.handle("bob@example.org", "trugo seek bob pw-bob 3")
-    [table] = server.handle("x@example.org", "trugo standings")
+    [table] = server.handle("x@example.org", "trugo standings").mails
     assert "  0/1" in table.body and "bob" in table.body
     server.handle("alice@example.org", "trugo challenge alice bob")
-    [refused] = server.handle("alice@example.org", "trugo challenge bob alice")
+    [refused] = server.handle("alice@example.org", "trugo challenge bob alice").mails
     assert "alice plays at most 1 Trugo boards at once" in refused.body
-    [table] = server.handle("x@example.org", "trugo standings")
+    [table] = server.handle("x@example.org", "trugo standings").mails
     assert any("bob" in line and line.rstrip().endswith("2") for line in table.body.splitlines())
-    [error] = server.handle("alice@example.org", "trugo limit alice pw-alice many")
+    [error] = server.handle("alice@example.org", "trugo limit alice pw-alice many").mails
     assert "none (no limit), accept or reject" in error.body
 
 
@@ -168,8 +168,8 @@ def test_rated_endings_at_once_all_count(engine: Engine) -> None:
     def resign(board: int, name: str) -> None:
         start.wait(30)
         replies = server.handle("bob@example.org", f"vasco resign {board} bob pw-bob")
-        if any("error" in reply.subject for reply in replies):
-            failures.append(replies[0].body)
+        if any("error" in reply.subject for reply in replies.mails):
+            failures.append(replies.mails[0].body)
 
     threads = [
         threading.Thread(target=resign, args=(board, name))

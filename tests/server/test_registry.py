@@ -11,7 +11,7 @@ from pbem.server.language.registry import ACCOUNT_VERBS, ACCOUNT_WORDS, GAME_VER
 
 def error_of(server: Server, line: str) -> str:
     sent = server.handle("x@example.org", line)
-    return sent[0].error or ""
+    return sent.mails[0].error or ""
 
 
 @pytest.mark.parametrize("word", sorted(GAME_WORDS))
@@ -39,7 +39,7 @@ def test_multiple_inside_multiple_is_refused(server: Server) -> None:
 
 
 def test_help_lists_every_form_and_alias(server: Server) -> None:
-    (mail,) = server.handle("x@example.org", "help")
+    (mail,) = server.handle("x@example.org", "help").mails
     text = " ".join(mail.body.split())
     for verb in ACCOUNT_VERBS:
         assert all(form in text for form in verb.forms), verb.name

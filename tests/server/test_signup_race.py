@@ -30,7 +30,7 @@ def test_racing_signups_make_one_account_and_refuse_the_rest(
     def sign_up(n: int) -> None:
         start.wait(30)
         try:
-            [reply] = server.handle(f"racer{n}@example.org", f"signup same pass-{n}-word")
+            [reply] = server.handle(f"racer{n}@example.org", f"signup same pass-{n}-word").mails
             subjects.append(reply.subject)
             if reply.subject.startswith("pbem error"):
                 assert "taken" in reply.body, reply.body

@@ -20,34 +20,34 @@ def server(engine: Engine) -> Server:
 
 def test_a_subscriber_gets_copies_and_is_named_on_the_board(server: Server) -> None:
     server.handle("alice@example.org", "vasco challenge alice bob")
-    [ok] = server.handle("carol@example.org", "vasco subscribe carol pw-carol 1")
+    [ok] = server.handle("carol@example.org", "vasco subscribe carol pw-carol 1").mails
     assert "copies of the mails of board 1" in ok.body
     messages = server.handle("alice@example.org", "vasco move 1 alice pw-alice a0,0")
-    copies = [m for m in messages if m.to == ("carol@example.org",)]
+    copies = [m for m in messages.mails if m.to == ("carol@example.org",)]
     assert len(copies) == 1 and "vasco unsubscribe carol PASSWORD 1" in copies[0].body
-    assert all("Subscribers: carol." in m.body for m in messages)
+    assert all("Subscribers: carol." in m.body for m in messages.mails)
     server.handle("carol@example.org", "vasco unsubscribe carol pw-carol 1")
     messages = server.handle("bob@example.org", "vasco move 1 bob pw-bob b1,0")
-    assert all(m.to != ("carol@example.org",) for m in messages)
+    assert all(m.to != ("carol@example.org",) for m in messages.mails)
 
 
 def test_subscribing_to_all_follows_every_new_board(server: Server) -> None:
-    [ok] = server.handle("carol@example.org", "trugo subscribe carol pw-carol all")
+    [ok] = server.handle("carol@example.org", "trugo subscribe carol pw-carol all").mails
     assert "every new Trugo board" in ok.body
     messages = server.handle("alice@example.org", "trugo challenge alice bob")
-    assert ("carol@example.org",) in [m.to for m in messages]
+    assert ("carol@example.org",) in [m.to for m in messages.mails]
     messages = server.handle("alice@example.org", "vasco challenge alice bob")
-    assert ("carol@example.org",) not in [m.to for m in messages]
+    assert ("carol@example.org",) not in [m.to for m in messages.mails]
 
 
 def test_newboards_announces_new_boards(server: Server) -> None:
     server.handle("dave@example.org", "vacu newboards dave pw-dave on")
     messages = server.handle("alice@example.org", "vacu challenge alice bob -komi=6")
-    [news] = [m for m in messages if m.to == ("dave@example.org",)]
+    [news] = [m for m in messages.mails if m.to == ("dave@example.org",)]
     assert news.subject == "Vacu Board 1 started" and "newboards dave PASSWORD off" in news.body
     server.handle("dave@example.org", "vacu newboards dave pw-dave off")
     messages = server.handle("alice@example.org", "vacu challenge alice bob -komi=6")
-    assert ("dave@example.org",) not in [m.to for m in messages]
+    assert ("dave@example.org",) not in [m.to for m in messages.mails]
 
 
 @pytest.mark.parametrize(
@@ -61,5 +61,5 @@ def test_newboards_announces_new_boards(server: Server) -> None:
     ],
 )
 def test_subscription_errors(server: Server, line: str, words: str) -> None:
-    [error] = server.handle("carol@example.org", line)
+    [error] = server.handle("carol@example.org", line).mails
     assert words in error.body

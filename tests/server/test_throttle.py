@@ -44,7 +44,7 @@ def server(engine: Engine) -> Server:
 
 def mailed(server: Server, sender: str, line: str) -> str:
     """Every body the command's mails hold, together."""
-    return "\n".join(reply.body for reply in server.handle(sender, line))
+    return "\n".join(reply.body for reply in server.handle(sender, line).mails)
 
 
 @pytest.mark.parametrize("userid", ["alice", "nosuchuser"])

@@ -45,7 +45,7 @@ def test_nag_once_a_day_after_the_nag_time_then_forfeit(server: Server, clock: C
     assert all("bob forfeited: no move in 21 days; alice wins" in m.body for m in messages)
     assert (board(server).status, board(server).winner) == ("finished", 0)
     assert board(server).ending is Ending.FORFEIT
-    [table] = server.handle("x@example.org", "vasco standings")
+    [table] = server.handle("x@example.org", "vasco standings").mails
     assert "alice" in table.body and "1800" in table.body  # forfeits are rated
 
 
@@ -64,11 +64,11 @@ def test_vacation_stops_nags_and_forfeits(server: Server, clock: Clock) -> None:
     start(server)
     server.handle("bob@example.org", "vasco accept bob pw-bob")  # (an answered challenge)
     messages = server.handle("bob@example.org", "vacation bob pw-bob on")
-    assert [m.to for m in messages] == [("alice@example.org",), ("bob@example.org",)]
+    assert [m.to for m in messages.mails] == [("alice@example.org",), ("bob@example.org",)]
     clock.advance(days=60)
     assert server.tick() == []
     messages = server.handle("bob@example.org", "vacation bob pw-bob OFF")
-    assert "Vasco Board 1 bob (reminder)" in [m.subject for m in messages]
+    assert "Vasco Board 1 bob (reminder)" in [m.subject for m in messages.mails]
     assert not any("forfeited" in m.body for m in server.tick())  # a whole nag period first
     clock.advance(days=7)
     messages = server.tick()
@@ -220,7 +220,7 @@ def test_an_unanswered_challenge_times_out_unrated(server: Server, clock: Clock)
         assert {(b.status, b.winner, b.ending) for b in boards} == {
             (BoardStatus.FINISHED, None, Ending.UNANSWERED)
         }
-    [table] = server.handle("x@example.org", "vasco standings")
+    [table] = server.handle("x@example.org", "vasco standings").mails
     assert "No rated games yet." in table.body
 
 

@@ -40,7 +40,7 @@ def test_a_vouched_move_plays_without_a_password(server: Server) -> None:
         commands.Move(game="vasco", board=board, userid="Alice", move="a0,0", number=1),
         as_user="alice",
     )
-    assert not any(message.error for message in sent)
+    assert not any(message.error for message in sent.mails)
     assert sent.effects[0] is Effect.MOVED
     assert moves_of(server, board)[0] == "a0,0"
 
@@ -49,7 +49,7 @@ def test_a_command_no_door_vouched_for_needs_its_password(server: Server) -> Non
     board = challenge(server)
     move = commands.Move(game="vasco", board=board, userid="alice", move="a0,0")
     for as_user in (None, "bob"):  # nobody vouched, or for another player
-        (refusal,) = server.execute(move, as_user=as_user)
+        (refusal,) = server.execute(move, as_user=as_user).mails
         assert refusal.error_kind == FORBIDDEN
         assert "password do not match" in (refusal.error or "")
     assert moves_of(server, board) == []
@@ -63,10 +63,10 @@ def test_a_refused_command_changes_nothing_and_says_why(server: Server) -> None:
     board = challenge(server)
     queued = outbox_count(server)
     stale = commands.Move(game="vasco", board=board, userid="alice", move="a0,0", number=3)
-    (refusal,) = server.execute(stale, as_user="alice")
+    (refusal,) = server.execute(stale, as_user="alice").mails
     assert refusal.error_kind == CONFLICT and "stale" in (refusal.error or "")
     out_of_turn = commands.Move(game="vasco", board=board, userid="bob", move="a0,0")
-    (refusal,) = server.execute(out_of_turn, as_user="bob")
+    (refusal,) = server.execute(out_of_turn, as_user="bob").mails
     assert "not your move" in (refusal.error or "")
     assert outbox_count(server) == queued  # a refusal for a door is returned, not mailed
     assert moves_of(server, board) == []
@@ -131,7 +131,7 @@ def test_settings_are_commands_too(server: Server) -> None:
     challenge(server)
     sent = server.execute(commands.MailPreference(userid="bob", preference="digest"), as_user="bob")
     assert sent.effects == (Effect.PREFERENCE_SET,)
-    (refusal,) = server.execute(commands.Vacation(userid="bob", state="maybe"), as_user="bob")
+    (refusal,) = server.execute(commands.Vacation(userid="bob", state="maybe"), as_user="bob").mails
     assert "on or off" in (refusal.error or "")
 
 
@@ -150,7 +150,7 @@ def test_a_challenge_is_a_command_too(server: Server) -> None:
     )
     assert command.text() == "vasco challenge alice bob -size=12 --nagtime=3 --forfeittime=9"
     sent = server.execute(command, as_user="alice")
-    assert sent.board == 1 and not any(message.error for message in sent)
+    assert sent.board == 1 and not any(message.error for message in sent.mails)
     with server.sessions() as session:
         board = session.get_one(Board, 1)
         assert (board.options["size"], board.nag_days, board.forfeit_days) == (12, 3, 9)
@@ -163,25 +163,30 @@ def test_a_challenge_is_a_command_too(server: Server) -> None:
             "size",
         ),
     ):
-        (refusal,) = server.execute(bad, as_user="alice")
+        (refusal,) = server.execute(bad, as_user="alice").mails
         assert said in (refusal.error or ""), refusal.error
 
 
 def test_a_change_always_needs_the_current_password(server: Server) -> None:
     challenge(server)
     change = commands.Change(what="password", userid="bob", new="brand-new")
-    (refusal,) = server.execute(change, as_user="bob")  # the session is not enough
+    (refusal,) = server.execute(change, as_user="bob").mails  # the session is not enough
     assert refusal.error_kind == FORBIDDEN
     assert "brand-new" not in change.text() and change.text().endswith("PASSWORD NEWPASSWORD")
     proven = commands.Change(what="password", userid="bob", password="pw-bob", new="brand-new")
-    assert not any(message.error for message in server.execute(proven, as_user="bob"))
+    assert not any(message.error for message in server.execute(proven, as_user="bob").mails)
     login = commands.Move(game="vasco", board=1, userid="bob", password="pw-bob", move="a0,0")
-    (refusal,) = server.execute(login, as_user=None)
+    (refusal,) = server.execute(login, as_user=None).mails
     assert refusal.error_kind == FORBIDDEN  # the old password is gone
     moved = commands.Change(what="address", userid="bob", password="brand-new", new="b@new.example")
     sent = server.execute(moved, as_user="bob")
-    assert {to for message in sent for to in message.to} == {"bob@example.org", "b@new.example"}
-    (refusal,) = server.execute(commands.Change(what="name", userid="bob", new="x"), as_user="bob")
+    assert {to for message in sent.mails for to in message.to} == {
+        "bob@example.org",
+        "b@new.example",
+    }
+    (refusal,) = server.execute(
+        commands.Change(what="name", userid="bob", new="x"), as_user="bob"
+    ).mails
     assert "change password USERID PASSWORD NEWPASSWORD" in (refusal.error or "")
 
 

@@ -75,7 +75,7 @@ def cache_use(
             sent = server.execute(command, as_user="ann")
         finally:
             event.remove(engine, "before_cursor_execute", note)
-        assert [mail.error for mail in sent] == [None, None]
+        assert [mail.error for mail in sent.mails] == [None, None]
         return said
     finally:
         engine.dispose()

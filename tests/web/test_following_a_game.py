@@ -157,7 +157,7 @@ def test_the_sgf_downloaded_from_the_page_replays_to_the_board(ui: UI, live: Liv
             f"{name}@example.org",
             f"vacu move {board_id} {name} {alice.password} {move}#{number + 1}",
         )
-        assert not any("rror" in mail.subject for mail in sent), [m.body for m in sent]
+        assert not any("rror" in mail.subject for mail in sent.mails), [m.body for m in sent.mails]
     alice.open_board("vacu", board_id)
     with alice.page.expect_download() as waiting:
         alice.page.locator(".records a", has_text="SGF").click()

@@ -92,11 +92,11 @@ def new_board(server: Server, game: str, moves: list[str], options: str = "") ->
     """A board between alice (seat 0) and bob with `moves` played, each by
     the player to move."""
     out = server.handle("alice@example.org", f"{game} challenge alice bob {options}".strip())
-    board_id = next(message.board.board_id for message in out if message.board)
+    board_id = next(message.board.board_id for message in out.mails if message.board)
     for text in moves:
         who = ["alice", "bob"][state_of(server, board_id).to_move or 0]
         line = f"{game} move {board_id} {who} {PASSWORDS[who]} {text}"
-        assert not [m.error for m in server.handle(f"{who}@example.org", line) if m.error]
+        assert not [m.error for m in server.handle(f"{who}@example.org", line).mails if m.error]
     return board_id
 
 

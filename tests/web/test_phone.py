@@ -21,7 +21,7 @@ def fill(live: LiveSite) -> dict[str, int]:
             "annabelle@example.org", f"{game} challenge annabelle bob", as_user="annabelle"
         )
         board = sent.board
-        assert board is not None, [mail.body for mail in sent]
+        assert board is not None, [mail.body for mail in sent.mails]
         boards[game] = board
         for _ in range(4):
             state = live.state(board)

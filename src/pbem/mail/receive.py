@@ -43,7 +43,7 @@ def receive(
     if too_large:
         size, most = readable_size(len(raw)), readable_size(settings.max_message_bytes)
         log.info("refused a mail of %s from %s", size, parsed.sender)
-        return server.refuse(
+        refused = server.refuse(
             parsed.sender,
             parsed.command,
             f"Your mail was {size}; the server reads mails up to {most}. "
@@ -51,9 +51,10 @@ def receive(
             parsed.message_id,
             by_mail=True,
         )
+        return list(refused.mails)
     messages = server.handle(
         parsed.sender, parsed.command, parsed.comment, parsed.message_id, by_mail=True
-    )
+    ).mails
     verb = " ".join(parsed.command.split()[:2])[:40]  # never the password
     log.info("ran '%s ...' from %s: %d mails", verb, parsed.sender, len(messages))
-    return messages
+    return list(messages)

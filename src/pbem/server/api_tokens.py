@@ -15,7 +15,7 @@ from ..store import ApiToken, User
 from ..store.database import single_writes
 from .boards.quick_move import TokenCheck
 from .language.commands import Move
-from .language.messages import Sent
+from .language.messages import Outcome
 from .players.accounts import find_user
 from .service import Server
 
@@ -89,7 +89,7 @@ _NOTE_USE = (
 WARM_READS = ((_OWNER, {"hash": ""}),)  # every API request's first read (warm_up.py)
 
 
-def quick_move_by_token(server: Server, command: Move, token: str) -> Sent | None:
+def quick_move_by_token(server: Server, command: Move, token: str) -> Outcome | None:
     """`command` as a plain move for the token's owner (whatever its
     userid), the token looked up in the same read as the board: one
     statement fewer than `token_owner` and then `Server.execute`. None when

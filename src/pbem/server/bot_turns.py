@@ -172,12 +172,10 @@ def answer(server: Server, turn: BotTurn, yes: bool) -> str | None:
 
 
 def _run(server: Server, turn: BotTurn, command: Accept | Reject | Move | Resign) -> str | None:
-    sent = server.execute(command, as_user=turn.bot)
-    refusals = [mail.error for mail in sent if mail.error is not None]
-    if refusals:
-        log.info("bot %s on board %d: %s", turn.bot, turn.board, refusals[0])
-        return refusals[0]
-    return None
+    outcome = server.execute(command, as_user=turn.bot)
+    if outcome.error is not None:
+        log.info("bot %s on board %d: %s", turn.bot, turn.board, outcome.error)
+    return outcome.error
 
 
 # Hints: questions a player asked the engine (hints.py), answered by a bot worker.

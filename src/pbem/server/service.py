@@ -25,7 +25,7 @@ from .context import Context
 from .dispatch import error_subject, execute, read_command, run_command
 from .errors import CONFLICT, CommandError, UnfinishedMove
 from .language.commands import Command, Move
-from .language.messages import MailedBoard, Outgoing, Reply, Sent, queue_messages
+from .language.messages import NOTHING, MailedBoard, Outcome, Outgoing, Reply, queue_messages
 from .mailing.board_mail import board_body, subject
 from .mailing.footers import with_footers
 from .mailing.reply_cap import cap_replies
@@ -133,7 +133,7 @@ class Server:
         as_user: str | None = None,
         mail_errors: bool = True,
         by_mail: bool = False,
-    ) -> Sent:
+    ) -> Outcome:
         """Run one command from `sender` (or, for `multiple`, each line of
         the body, one after the other); returns the mails queued.
 
@@ -166,7 +166,7 @@ class Server:
             by_mail=by_mail,
         )
 
-    def execute(self, command: Command, *, as_user: str | None) -> Sent:
+    def execute(self, command: Command, *, as_user: str | None) -> Outcome:
         """Run a command object for `as_user`, the player the door vouches
         for (the web's logged-in player, an API token's owner; None: the
         command's own password must prove it). A refusal is returned (its
@@ -188,7 +188,7 @@ class Server:
             command=command,
         )
 
-    def quick_vouched(self, command: Move, token: TokenCheck | None = None) -> Sent | None:
+    def quick_vouched(self, command: Move, token: TokenCheck | None = None) -> Outcome | None:
         """`command` played as a plain move (quick_move.py) for the player
         the door vouches for: `command.userid`, or with `token` the token's
         owner, looked up with the board. None when it is not one: nothing
@@ -206,7 +206,7 @@ class Server:
 
     def _quick_text(
         self, sender: str, line: str, body: str, message_id: str | None, by_mail: bool
-    ) -> Sent | None:
+    ) -> Outcome | None:
         """A command line that is a plain move with a password checked
         before, played by quick_move.py; None for anything else."""
         if not self.quick_moves:
@@ -239,7 +239,7 @@ class Server:
         message_id: str | None = None,
         *,
         by_mail: bool = False,
-    ) -> Sent:
+    ) -> Outcome:
         """Answer a mail the doors could not take (too large, say) with an
         error mail giving `reason`; runs nothing."""
         return self._one(
@@ -254,7 +254,7 @@ class Server:
         message_id: str | None,
         trusted: str | None,
         by_mail: bool,
-    ) -> Sent:
+    ) -> Outcome:
         lines = [text.strip() for text in body.splitlines() if text.strip()]
         if len(line.split()) > 1 or not lines or len(lines) > MAX_MULTIPLE:
             return self._one(
@@ -269,7 +269,7 @@ class Server:
                 ),
                 by_mail=by_mail,
             )
-        messages = Sent()
+        messages: list[Outgoing] = []
         refused: list[str] = []
         for number, text in enumerate(lines, 1):
             key = None if message_id is None else f"{message_id} line {number}"
@@ -278,7 +278,7 @@ class Server:
                     sender, text, "", message_id, key, trusted=trusted, mail_errors=False,
                     by_mail=by_mail,
                 )  # fmt: skip
-            for message in answers:
+            for message in answers.mails:
                 if message.error is None:
                     messages.append(message)
                 else:
@@ -292,10 +292,11 @@ class Server:
                 f"refused ({done} ran):\n\n" + "\n\n".join(refused)
             )
             key = None if message_id is None else f"{message_id} refusals"
-            messages.extend(
-                self._one(sender, line, "", message_id, key, CommandError(summary), by_mail=by_mail)
+            summarised = self._one(
+                sender, line, "", message_id, key, CommandError(summary), by_mail=by_mail
             )
-        return messages
+            messages.extend(summarised.mails)
+        return Outcome(tuple(messages))
 
     def _one(
         self,
@@ -310,7 +311,7 @@ class Server:
         mail_errors: bool = True,
         by_mail: bool = False,
         command: Command | None = None,
-    ) -> Sent:
+    ) -> Outcome:
         now = self.clock()
         sender, line, body = cleaned(sender, line, body)
         if command is not None:
@@ -330,7 +331,7 @@ class Server:
                 try:
                     with self.sessions.begin() as session:
                         if handled_before(session, key):
-                            return Sent()
+                            return NOTHING
                         reply = Reply()
                         ctx = Context(session, sender, body, now, reply, trusted)
                         if command is None:
@@ -350,11 +351,7 @@ class Server:
                         # on PostgreSQL the other order deadlocked two servers
                         # handling one mail, one each way.
                         record_handled(session, key, now)
-                    sent = Sent(messages)
-                    sent.board = reply.created
-                    sent.actor = actor
-                    sent.effects = tuple(reply.effects)
-                    return sent
+                    return Outcome(tuple(messages), tuple(reply.effects), reply.created, actor)
                 except PasswordWork as work:
                     do_or_hand_out(work)  # argon2, with the transaction rolled back; then again
             raise RuntimeError(f"a command needed more than {PASSWORD_ROUNDS} password checks")
@@ -364,25 +361,25 @@ class Server:
                 if key is not None:  # (a line of a mail: it counts as handled)
                     with self.sessions.begin() as session:
                         if not first_time(session, key, now):
-                            return Sent()
-                        return Sent([self._error_mail(session, sender, line, body, error)])
+                            return NOTHING
+                        return Outcome((self._error_mail(session, sender, line, body, error),))
                 with self.reads() as session:
-                    return Sent([self._error_mail(session, sender, line, body, error)])
+                    return Outcome((self._error_mail(session, sender, line, body, error),))
             # One transaction records the mail and queues its answer; the answer
             # is written in it too (a second connection would wait on this
             # one's write lock under SQLite).
             with self.sessions.begin() as session:
                 if not first_time(session, key, now):
-                    return Sent()
+                    return NOTHING
                 answers = [self._error_mail(session, sender, line, body, error)]
                 if by_mail:
                     answers = cap_replies(session, sender, answers, now)
                 messages = with_footers(session, answers)
                 queue_messages(session, messages, now, message_id)
-            return Sent(messages)
+            return Outcome(tuple(messages))
         except IntegrityError:
             if key is not None and self._seen(key):
-                return Sent()  # the same mail, run by another process at the same moment
+                return NOTHING  # the same mail, run by another process at the same moment
             raise
 
     def check_login(self, userid: str, password: str, source: str = "") -> str:

@@ -11,7 +11,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from ..server import api_tokens
 from ..server.errors import CommandError
 from ..server.language.commands import Change, Command, MailPreference, Signup, Vacation
-from .actions import Outcome, act_on, execute_as, flash, server_of
+from ..server.language.messages import Outcome
+from .actions import act_on, execute_as, flash, server_of
 from .found import TokenId
 from .password_lane import password_lane
 from .session import PostedForm, check_csrf, current_userid, log_in, log_out

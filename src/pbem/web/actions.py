@@ -7,31 +7,12 @@ would. What went wrong comes back as a message for the page."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from fastapi import Request
 
 from ..server import Server
 from ..server.language.commands import Command, Move
-from ..server.language.messages import Effect, Sent
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What a command did: the mails it sent, or the reason it was refused
-    and what kind of refusal (server.errors) that was."""
-
-    messages: Sent
-    error: str | None
-    kind: str | None = None
-
-    @property
-    def effects(self) -> tuple[Effect, ...]:
-        return self.messages.effects
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
+from ..server.language.messages import Outcome
 
 
 def server_of(request: Request) -> Server:
@@ -45,20 +26,13 @@ def run_as(
     """Run a command line for a player the door vouches for, from their
     first address (so replies go where their mail goes), or, with no
     player, as `sender`; a refusal is returned, not mailed."""
-    return outcome_of(server.handle(sender, line, body, as_user=userid, mail_errors=False))
+    return server.handle(sender, line, body, as_user=userid, mail_errors=False)
 
 
 def execute_as(server: Server, userid: str | None, command: Command) -> Outcome:
     """Run a command object for a player the door vouches for (None: for
     no one, as signing up is)."""
-    return outcome_of(server.execute(command, as_user=userid))
-
-
-def outcome_of(messages: Sent) -> Outcome:
-    refusal = next((message for message in messages if message.error), None)
-    if refusal is None:
-        return Outcome(messages, None)
-    return Outcome(messages, refusal.error, refusal.error_kind)
+    return server.execute(command, as_user=userid)
 
 
 def act_on(request: Request, userid: str, command: Command) -> Outcome:

@@ -39,7 +39,7 @@ from ..games.base import Game
 from ..server import Server, api_tokens
 from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandError
 from ..server.language import commands
-from ..server.language.messages import Sent
+from ..server.language.messages import Outcome
 from ..server.players.throttle import check_allowed, record_failure
 from ..server.runners.standings import SECTION_SIZE
 from ..server.runners.view_commands import play_moves
@@ -316,15 +316,15 @@ _MAILS = TypeAdapter(list[MailOut])
 
 
 def action_result(
-    request: Request, game: Game, board_id: int, messages: Sent, status: int = 200
+    request: Request, game: Game, board_id: int, done: Outcome, status: int = 200
 ) -> Response:
     """The answer to a command that was done (an ActionResult): the board
     after it, read again unless the command handed it back, and the mails
     it sent to the token's user."""
-    view = messages.view or view_or_404(server_of(request), game, board_id)
+    view = done.view or view_or_404(server_of(request), game, board_id)
     return Response(
         b'{"ok":true,"board":%b,"messages":%b}'
-        % (detail_json(request, view), _MAILS.dump_json(mails(messages))),
+        % (detail_json(request, view), _MAILS.dump_json(mails(done))),
         status_code=status,
         media_type="application/json",
     )
@@ -333,34 +333,34 @@ def action_result(
 # ------------------------------------------------------------------- acting
 
 
-def mails(messages: Sent) -> list[MailOut]:
+def mails(done: Outcome) -> list[MailOut]:
     """The mails a command sent to the token's user. The others' mails stay
     out of the answer: they hold other players' addresses, and may tell of
     their queued or submitted moves."""
-    own = messages.actor
+    own = done.actor
     return [
         MailOut(to=list(m.to), subject=m.subject, body=m.body)
-        for m in messages
+        for m in done.mails
         if m.to and all(to.lower() in own for to in m.to)
     ]
 
 
-def execute(server: Server, userid: str, command: commands.Command) -> Sent:
+def execute(server: Server, userid: str, command: commands.Command) -> Outcome:
     """Run a command for the token's user; a refusal becomes the HTTP error
     its kind calls for."""
     outcome = execute_as(server, userid, command)
     if not outcome.ok:
         raise HTTPException(status_for(outcome.kind), outcome.error)
-    return outcome.messages
+    return outcome
 
 
-def run(server: Server, userid: str, line: str, body: str = "") -> Sent:
+def run(server: Server, userid: str, line: str, body: str = "") -> Outcome:
     """Run a command line for the token's user; a refusal becomes the HTTP
     error its kind calls for."""
     outcome = run_as(server, userid, line, body)
     if not outcome.ok:
         raise HTTPException(status_for(outcome.kind), outcome.error)
-    return outcome.messages
+    return outcome
 
 
 # -------------------------------------------------------------- the routes
@@ -415,8 +415,7 @@ def command(request: Request, token: Token, sent: CommandRequest) -> CommandResu
         raise HTTPException(422, "The command is empty: write one as a mail's Subject.")
     if words[0].lower() == "multiple":
         raise HTTPException(422, "'multiple' is for mail: send one command per request.")
-    messages = run(server, userid, sent.command, sent.body)
-    return CommandResult(messages=mails(messages))
+    return CommandResult(messages=mails(run(server, userid, sent.command, sent.body)))
 
 
 @router.get(
@@ -552,9 +551,9 @@ def challenge(request: Request, game: GamePath, token: Token, sent: ChallengeReq
         hints=sent.hints,
         unrated=not sent.rated,
     )
-    messages = execute(server, userid, command)
-    assert messages.board is not None  # a challenge that ran made its board
-    return action_result(request, found, messages.board, messages, status=201)
+    done = execute(server, userid, command)
+    assert done.board is not None  # a challenge that ran made its board
+    return action_result(request, found, done.board, done, status=201)
 
 
 @router.get(

@@ -101,9 +101,9 @@ def take(request: Request, game: GamePath, number: OfferId, token: Token) -> Res
     userid = token.owner(server)
     found = game_or_404(game)
     command = commands.TakeOpen(game=found.name, number=number, userid=userid)
-    messages = execute(server, userid, command)
-    assert messages.board is not None  # a take that ran made its board
-    return action_result(request, found, messages.board, messages, status=201)
+    done = execute(server, userid, command)
+    assert done.board is not None  # a take that ran made its board
+    return action_result(request, found, done.board, done, status=201)
 
 
 @router.delete(

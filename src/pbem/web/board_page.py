@@ -278,7 +278,7 @@ def rematch(request: Request, game_name: str, board_id: BoardId) -> RedirectResp
     if not outcome.ok:
         flash(request, outcome.error or "", "error")
         return back(game.name, board_id)
-    board = outcome.messages.board
+    board = outcome.board
     flash(request, f"Board {board} started: the rematch of board {board_id}, seats swapped.")
     return RedirectResponse(f"/{game.name}/{board}", status_code=303)
 

@@ -139,7 +139,7 @@ def challenge(request: Request, game_name: str, form: PostedForm) -> RedirectRes
     if not outcome.ok:
         flash(request, outcome.error or "", "error")
         return RedirectResponse(f"/{game.name}#challenge", status_code=303)
-    board = outcome.messages.board
+    board = outcome.board
     flash(request, f"Board {board} started.")
     return RedirectResponse(f"/{game.name}/{board}", status_code=303)
 
@@ -208,6 +208,6 @@ def answer_open(request: Request, game_name: str, number: OfferId, action: str) 
     if action == "withdraw":
         flash(request, f"Open challenge {number} is withdrawn.")
         return RedirectResponse(f"/{game.name}#open", status_code=303)
-    board = outcome.messages.board
+    board = outcome.board
     flash(request, f"Board {board} started: you took open challenge {number}.")
     return RedirectResponse(f"/{game.name}/{board}", status_code=303)

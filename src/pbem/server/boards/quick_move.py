@@ -72,7 +72,7 @@ from ...store.database import GroupCommit, rows_changed
 from ...store.positions import POSITIONS
 from ..errors import CommandError
 from ..language.commands import Move
-from ..language.messages import Effect, MailedBoard, Outgoing, Sent, outbox_rows, queue_messages
+from ..language.messages import Effect, MailedBoard, Outcome, Outgoing, outbox_rows, queue_messages
 from ..mailing.board_mail import board_body, subject
 from ..mailing.footers import signed, stop_line
 from ..mailing.reply_cap import WINDOW, all_fit, answers_back, cap_replies, capped, replies_counted
@@ -241,7 +241,7 @@ def quick_move(
     vouched: bool,
     mailed: Mailed | None = None,
     token: TokenCheck | None = None,
-) -> Sent | None:
+) -> Outcome | None:
     """Play a plain move: for `command.userid`, whom the door vouched for
     (`vouched`) or whose password this process has checked before; by mail
     (`mailed`), as its answer; with `token`, for the token's owner (whatever
@@ -302,11 +302,8 @@ def quick_move(
         return None
     POSITIONS.keep(view.game, view.options, planned.state)
     views.keep(planned.after)
-    sent = Sent(mails)
-    sent.actor = addresses if vouched else frozenset()
-    sent.effects = (Effect.MOVED,)
-    sent.view = planned.after
-    return sent
+    actor = addresses if vouched else frozenset()
+    return Outcome(tuple(mails), (Effect.MOVED,), actor=actor, view=planned.after)
 
 
 def _proven(command: Move, password_hash: str, mailed: Mailed | None) -> bool:

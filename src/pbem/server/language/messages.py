@@ -63,18 +63,44 @@ class Outgoing:
         return {"to": list(self.to), "subject": self.subject, "body": self.body}
 
 
-class Sent(list[Outgoing]):
-    """The mails a command queued, in order; `board` is the board it
-    created (a challenge), for doors that go on to show it; `actor` the
-    addresses (lower case) of the player a door vouched for, as they were
-    when the command ended, so a door can pick out that player's own mails;
-    `view` the board as the command left it, when it knows that for sure
-    (a quick move: the door need not read the board again)."""
+@dataclass(frozen=True)
+class Outcome:
+    """What one command did, as every door gets it: the mails it queued (a
+    refusal is one error mail, whose reason the door shows), what it changed
+    (`effects`), the board it created (a challenge), the addresses (lower
+    case) of the player the door vouched for as they were when it ended (so
+    a door can pick out that player's own mails), and the board as it left
+    it when that is known for sure (a quick move: no need to read it again)."""
 
+    mails: tuple[Outgoing, ...] = ()
+    effects: tuple[Effect, ...] = ()
     board: int | None = None
     actor: frozenset[str] = frozenset()
-    effects: tuple[Effect, ...] = ()
     view: board_view.BoardView | None = None
+
+    @property
+    def refusal(self) -> Outgoing | None:
+        """The error mail, if the command (or a line of it) was refused."""
+        return next((mail for mail in self.mails if mail.error is not None), None)
+
+    @property
+    def error(self) -> str | None:
+        """Why the command was refused (None: it ran)."""
+        refusal = self.refusal
+        return None if refusal is None else refusal.error
+
+    @property
+    def kind(self) -> str | None:
+        """What kind of refusal it was (server.errors), if one."""
+        refusal = self.refusal
+        return None if refusal is None else refusal.error_kind
+
+    @property
+    def ok(self) -> bool:
+        return self.refusal is None
+
+
+NOTHING = Outcome()  # a mail handled before: nothing run, nothing sent
 
 
 @dataclass
