@@ -33,17 +33,23 @@ from tests.conftest import ENGINES, empty_database_url
 from tests.databases import upgraded_sqlite
 from tests.processes import Processes
 
-RUN_CPU = 1.5  # seconds of CPU for a whole `pbem receive` or `pbem send` of one short mail
-IMPORT_CPU = 1.2  # seconds of CPU to import what they import before their first statement
+# The target (issue 48): under 0.5 s of CPU before the first statement.
+# Measured (docs/performance.md): the import about 0.4 s, the work after
+# the first statement about 0.05 s. A machine loaded beyond its cores
+# stretches CPU seconds (the best of five imports took 0.52 s with 13
+# runnable processes on 2 cores): the bounds leave that margin.
+RUN_CPU = 0.7  # seconds of CPU for a whole `pbem receive` or `pbem send` of one short mail
+IMPORT_CPU = 0.6  # seconds of CPU to import what they import before their first statement
 TRIES = 5  # runs at most, until one is within its bound (the machine is shared)
 
 # What `pbem receive` and `pbem send` import before their first statement.
 STARTING = ["pbem.cli", "pbem.host.logs", "pbem.mail.receive", "pbem.server"]
 STARTING += ["sqlalchemy.dialects.sqlite.pysqlite", "sqlite3"]
 # Packages they must not import at all (the web door's, the listener's,
-# the pictures', the bots' compiled code, alembic on a database at the head).
+# the pictures', the bots' compiled code, alembic on a database at the head,
+# PostgreSQL's dialect and driver on SQLite).
 NOT_IMPORTED = {"aiosmtpd", "alembic", "fastapi", "jinja2", "mako", "numba", "numpy", "pydantic"}
-NOT_IMPORTED |= {"pyvips", "starlette", "uvicorn"}
+NOT_IMPORTED |= {"pyvips", "starlette", "uvicorn", "sqlalchemy.dialects.postgresql", "psycopg"}
 
 
 def mail(number: int) -> bytes:
@@ -108,6 +114,16 @@ def imported(importtime: str) -> set[str]:
     return set(re.findall(r"^import time:\s+\d+ \|\s+\d+ \| +(\S+)$", importtime, re.MULTILINE))
 
 
+def forbidden(modules: set[str]) -> set[str]:
+    """The modules of `modules` in NOT_IMPORTED (a package there stands for
+    its modules too)."""
+    return {
+        name
+        for name in modules
+        if any(name == package or name.startswith(f"{package}.") for package in NOT_IMPORTED)
+    }
+
+
 def pbem(*words: str) -> list[str]:
     return [sys.executable, "-m", "pbem.cli", *words]
 
@@ -124,7 +140,7 @@ def env(processes: Processes, tmp_path: Path) -> dict[str, str]:
     assert done.returncode == 0, done.stderr.decode()[-3000:]
     modules = imported(done.stderr.decode())
     assert "pbem.mail.receive" in modules
-    assert not {name.split(".")[0] for name in modules} & NOT_IMPORTED
+    assert not forbidden(modules)
     return env
 
 
