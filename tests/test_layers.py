@@ -5,8 +5,10 @@ Between the packages of `src/pbem/`: the doors (`web`, `mail`, `cli`) and
 the bot worker (`bots`) go through `server`; `server` uses `store` and
 `games`; the search (`ai`) uses only `games`; `games` imports nothing else
 of pbem; `host` runs the processes and may start anything; nothing but
-`cli` imports `host`. Inside `server/`, its sub-packages and loose modules
-are ranked: each imports only what ranks below it."""
+`cli` imports `host`. Outside `server/`, what is used of it is imported
+from `pbem.server` itself, its one face (server/__init__.py), never from a
+module below it. Inside `server/`, its sub-packages and loose modules are
+ranked: each imports only what ranks below it."""
 
 from __future__ import annotations
 
@@ -48,7 +50,8 @@ SERVER_RANKS: list[set[str]] = [
     {"dispatch", "read_side"},  # from a command to its runner; what the doors read
     {"service"},  # the Server front
     {"api_tokens", "bot_turns"},  # lanes on the front: tokens, the bots' side
-    {"warm_up", "__init__"},  # a web process made ready; the package's face
+    {"warm_up"},  # a web process made ready
+    {"__init__"},  # the package's face: all that the rest of pbem uses of it
 ]
 
 
@@ -63,6 +66,17 @@ def imported_modules(path: Path, source: Path) -> set[str]:
             found.add(".".join(parts))
         if name is not None:
             found.add(".".join([*parts, name]))
+    return found
+
+
+def below_the_face(path: Path, source: Path) -> set[str]:
+    """The modules under `pbem.server` (not the package itself) that a file
+    imports from."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for _, parts, _name, _ in imports(tree, module_of(path, source), path.name == "__init__.py"):
+        if parts[:1] == ["server"] and len(parts) > 1:
+            found.add(".".join(parts))
     return found
 
 
@@ -81,6 +95,9 @@ def wrong_arrows(source: Path) -> list[str]:
         where = "/".join(path.relative_to(source).parts)
         if len(parts) == 1 and top not in LOOSE:
             wrong.append(f"{where} is loose at the top of src/pbem: it belongs in a package")
+        if top != "server":
+            wrong += [f"{where} imports {below}: import it from pbem.server" for below in
+                      sorted(below_the_face(path, source))]  # fmt: skip
         names = {
             name for name in imported_modules(path, source) if is_module(name.split("."), source)
         }
@@ -126,6 +143,9 @@ def test_every_package_is_in_the_table() -> None:
         ("server/language/commands.py", "from .. import service", "server.service"),
         ("store/boards.py", "from ..server import Server", "imports server"),
         ("web/app.py", "from ..store import Board", "imports store"),
+        ("web/app.py", "from ..server.views.recent import Recent", "import it from pbem.server"),
+        ("bots/worker.py", "import pbem.server.bot_turns", "import it from pbem.server"),
+        ("cli.py", "from .server.service import Server", "import it from pbem.server"),
         ("games/base.py", "import pbem.server", "imports server"),
         ("mail/delivery.py", "from ..host import serve", "imports host"),
     ],

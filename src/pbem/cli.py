@@ -115,7 +115,7 @@ def open_server() -> Iterator[Server]:
 
 def settings() -> Settings:
     """The settings, with argon2's cost set from them for this process."""
-    from .server.players.passwords import set_cost
+    from .server import set_cost
     from .settings import SettingsError, load_settings
 
     try:

@@ -29,9 +29,7 @@ from typing import Any
 from ..ai.decide import DRAW_LOOK, HINT_LOOK, Decision, analyse, choose_move, takes_draw
 from ..ai.levels import level_named
 from ..ai.mcts import Analysis
-from ..server import Server, bot_turns
-from ..server.boards import hints
-from ..server.bot_turns import DRAW, UNDO, BotTurn, answer, claim, play, release, resign, waiting
+from ..server import Server, Suggestion, bot_turns
 
 log = logging.getLogger("pbem.bots")
 SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: no threads or locks forked
@@ -101,7 +99,7 @@ class BotWorker:
     def step(self, threads: ThreadPoolExecutor | None = None) -> int:
         """One pass: every waiting board this worker can claim, `processes`
         at a time; how many turns were played or answered."""
-        turns = waiting(self.server, limit=max(4, 2 * self.processes))
+        turns = bot_turns.waiting(self.server, limit=max(4, 2 * self.processes))
         questions = bot_turns.open_hints(self.server, limit=max(2, self.processes))
         if threads is None or self.processes == 1:
             done = sum(self.take(turn) for turn in turns)
@@ -124,15 +122,15 @@ class BotWorker:
             return 0
         assert isinstance(analysis, Analysis)
         suggestions = [
-            hints.Suggestion(c.move, c.win_rate, c.visits, c.proven) for c in analysis.candidates
+            Suggestion(c.move, c.win_rate, c.visits, c.proven) for c in analysis.candidates
         ]
         bot_turns.answer_hint(self.server, question, suggestions, analysis.iterations)
         return 1
 
-    def take(self, turn: BotTurn) -> int:
+    def take(self, turn: bot_turns.BotTurn) -> int:
         """Claim one board, do its turn and let it go; 1 when something was done."""
         lease = self._budget_of(turn) + SLACK
-        if not claim(self.server, turn, self.holder, lease):
+        if not bot_turns.claim(self.server, turn, self.holder, lease):
             return 0
         try:
             return self._do(turn, lease)
@@ -140,27 +138,27 @@ class BotWorker:
             log.exception("bot %s on board %d failed", turn.bot, turn.board)
             return 0
         finally:
-            release(self.server, turn, self.holder)
+            bot_turns.release(self.server, turn, self.holder)
 
-    def _do(self, turn: BotTurn, timeout: float) -> int:
+    def _do(self, turn: bot_turns.BotTurn, timeout: float) -> int:
         seed = turn.board * 1_000_003 + turn.version
-        if turn.task == UNDO:
-            refused = answer(self.server, turn, yes=False)
-        elif turn.task == DRAW:
+        if turn.task == bot_turns.UNDO:
+            refused = bot_turns.answer(self.server, turn, yes=False)
+        elif turn.task == bot_turns.DRAW:
             yes = self._think(
                 timeout, takes_draw, turn.game, turn.options, turn.moves, turn.seat, seed
             )
-            refused = answer(self.server, turn, yes=bool(yes))
+            refused = bot_turns.answer(self.server, turn, yes=bool(yes))
         else:
             decision = self._think(
                 timeout, choose_move, turn.game, turn.options, turn.moves, turn.level, seed
             )
             assert isinstance(decision, Decision)
             if decision.resign:
-                refused = resign(self.server, turn)
+                refused = bot_turns.resign(self.server, turn)
             else:
                 assert decision.move is not None
-                refused = play(self.server, turn, decision.move)
+                refused = bot_turns.play(self.server, turn, decision.move)
                 log.info(
                     "bot %s played %s on board %d (%d playouts, %.1f s, %.0f%% to win)",
                     turn.bot,
@@ -172,10 +170,10 @@ class BotWorker:
                 )
         return 0 if refused else 1
 
-    def _budget_of(self, turn: BotTurn) -> float:
-        if turn.task == DRAW:
+    def _budget_of(self, turn: bot_turns.BotTurn) -> float:
+        if turn.task == bot_turns.DRAW:
             return DRAW_LOOK.seconds or 0.0
-        if turn.task == UNDO:
+        if turn.task == bot_turns.UNDO:
             return 0.0
         return level_named(turn.level).budget.seconds or 0.0
 

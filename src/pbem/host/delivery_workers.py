@@ -87,7 +87,7 @@ class Stopping:
 def run_delivery(settings: Settings, url: str, stop_flag: Any, reader: Connection) -> None:
     """One delivery process: drain the outbox until stopped."""
     from ..mail.delivery import delivery_loop
-    from ..server.service import utc_now
+    from ..server import utc_now
     from ..store import make_engine, session_factory
     from .logs import configure
 

@@ -26,8 +26,7 @@ import uvicorn
 from ..bots import BotWorker
 from ..mail.delivery import Nudge, transport_for
 from ..mail.listener import start_listener
-from ..server import Server
-from ..server.service import utc_now
+from ..server import Server, utc_now
 from ..settings import Settings
 from ..store import database_url, make_engine, session_factory, upgrade
 from ..web.session import secret_key

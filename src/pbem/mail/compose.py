@@ -30,9 +30,7 @@ from sqlalchemy.orm import Session
 
 from ..games import get_game
 from ..games.base import Options
-from ..server.mailing.footers import stop_token_of
-from ..server.views import pictures
-from ..server.views.board_view import BoardViews
+from ..server import BoardViews, pictures, stop_token_of
 from ..settings import Settings
 from ..store import Address as Mailbox
 from ..store import OutboxMessage, User

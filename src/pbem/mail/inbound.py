@@ -17,7 +17,7 @@ from email.parser import BytesHeaderParser
 from email.utils import getaddresses
 from html.parser import HTMLParser
 
-from ..server.dispatch import own_subject
+from ..server import own_subject
 from .headers import READING
 
 # Reply and forward prefixes in the mail programs players use.

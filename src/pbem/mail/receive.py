@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from ..server import Server
-from ..server.language.messages import Outgoing
+from ..server import Outgoing, Server
 from ..settings import Settings
 from .inbound import Ignored, parse_message
 

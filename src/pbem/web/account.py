@@ -8,10 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from ..server import api_tokens
-from ..server.errors import CommandError
-from ..server.language.commands import Change, Command, MailPreference, Signup, Vacation
-from ..server.language.messages import Outcome
+from ..server import CommandError, Outcome, api_tokens, commands
 from .actions import act_on, execute_as, flash, server_of
 from .found import TokenId
 from .password_lane import password_lane
@@ -37,7 +34,7 @@ def signup(request: Request, form: PostedForm) -> Response:
         outcome_error = "Give a mail address: board mails and replies go there."
     else:
         request.session.pop("userid", None)  # signing up as someone new
-        command = Signup(userid=userid, password=password, address=address)
+        command = commands.Signup(userid=userid, password=password, address=address)
         outcome_error = execute_as(server_of(request), None, command).error
     if outcome_error:
         return render(
@@ -125,16 +122,18 @@ def account_form(request: Request, userid: str, what: str, value: dict[str, str]
     address needs the current password, as by mail; the rest the session
     vouches for."""
     current = value.get("current") or None
-    command: Command
+    command: commands.Command
     if what == "password":
-        command = Change(what="password", userid=userid, password=current, new=value.get("new", ""))
+        command = commands.Change(
+            what="password", userid=userid, password=current, new=value.get("new", "")
+        )
     elif what == "addresses":
         new = value.get("addresses", "")
-        command = Change(what="address", userid=userid, password=current, new=new)
+        command = commands.Change(what="address", userid=userid, password=current, new=new)
     elif what == "mail":
-        command = MailPreference(userid=userid, preference=value.get("preference", ""))
+        command = commands.MailPreference(userid=userid, preference=value.get("preference", ""))
     elif what == "vacation":
-        command = Vacation(userid=userid, state=value.get("state", ""))
+        command = commands.Vacation(userid=userid, state=value.get("state", ""))
     else:
         raise HTTPException(404, f"The account page has no form {what[:20]!r}.")
     return act_on(request, userid, command)

@@ -10,9 +10,7 @@ from collections.abc import Iterable
 
 from fastapi import Request
 
-from ..server import Server
-from ..server.language.commands import Command, Move
-from ..server.language.messages import Outcome
+from ..server import Outcome, Server, commands
 
 
 def server_of(request: Request) -> Server:
@@ -29,13 +27,13 @@ def run_as(
     return server.handle(sender, line, body, as_user=userid, mail_errors=False)
 
 
-def execute_as(server: Server, userid: str | None, command: Command) -> Outcome:
+def execute_as(server: Server, userid: str | None, command: commands.Command) -> Outcome:
     """Run a command object for a player the door vouches for (None: for
     no one, as signing up is)."""
     return server.execute(command, as_user=userid)
 
 
-def act_on(request: Request, userid: str, command: Command) -> Outcome:
+def act_on(request: Request, userid: str, command: commands.Command) -> Outcome:
     """Run a command object for the logged-in player `userid`."""
     return execute_as(server_of(request), userid, command)
 
@@ -46,7 +44,7 @@ def play(
     """Play a move from a form, with the page's move number as the `#N`
     guard (a form sent twice, or from an old page, plays nothing), and say
     how it went on the next page."""
-    command = Move(
+    command = commands.Move(
         game=game,
         board=board_id,
         userid=userid,

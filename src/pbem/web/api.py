@@ -36,16 +36,25 @@ from starlette.routing import Match
 
 from ..games import GAMES, get_game
 from ..games.base import Game
-from ..server import Server, api_tokens
-from ..server.errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandError
-from ..server.language import commands
-from ..server.language.messages import Outcome
-from ..server.players.throttle import check_allowed, record_failure
-from ..server.runners.standings import SECTION_SIZE
-from ..server.runners.view_commands import play_moves
-from ..server.views import listings
-from ..server.views.board_view import BoardView, Ending
-from ..server.views.recent import Recent
+from ..server import (
+    CONFLICT,
+    FORBIDDEN,
+    MALFORMED,
+    NOT_FOUND,
+    SECTION_SIZE,
+    BoardLine,
+    BoardView,
+    CommandError,
+    Ending,
+    Outcome,
+    Recent,
+    Server,
+    api_tokens,
+    check_allowed,
+    commands,
+    play_moves,
+    record_failure,
+)
 from . import found
 from .actions import dashed, execute_as, run_as, server_of
 from .api_models import (
@@ -227,7 +236,7 @@ def game_info(game: Game) -> GameInfo:
     )
 
 
-def summary(line: listings.BoardLine) -> BoardSummary:
+def summary(line: BoardLine) -> BoardSummary:
     return BoardSummary(
         id=line.id,
         game=line.game,

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
-from ..server.language import commands
-from ..server.runners.open_challenges import Listed
+from ..server import Listed, commands
 from .actions import dashed, server_of
 from .api import ERRORS, READ_ERRORS, GamePath, Token, action_result, execute
 from .api_models import ActionResult, OpenChallengeOut, OpenChallengeRequest

@@ -16,9 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
 from ..games import GAMES
-from ..server import Server
-from ..server.views.recent import Recent
-from ..server.warm_up import warm_up
+from ..server import Recent, Server, warm_up
 from ..settings import Settings
 from . import account, api, api_open, board_page, browse, live, move_entry, records
 from .headers import SecurityHeaders, docs_policy, nonce

@@ -11,12 +11,16 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..games import get_game
-from ..server.errors import CommandError
-from ..server.language import commands
-from ..server.language.messages import Effect
-from ..server.runners.view_commands import play_moves
-from ..server.views import listings
-from ..server.views.board_view import BoardView, ChatSaid, Ending
+from ..server import (
+    BoardView,
+    ChatSaid,
+    CommandError,
+    Effect,
+    Ending,
+    commands,
+    play_moves,
+    view_line,
+)
 from . import move_entry
 from .actions import act_on, flash, play, server_of
 from .found import BoardId, game_or_404, page_view, page_view_around
@@ -113,7 +117,7 @@ def board_view(
         title=f"{game.title} board {board_id}",
         game=game,
         board_id=board_id,
-        line=listings.view_line(view),
+        line=view_line(view),
         svg=svg_markup(view.svg(shown)),
         status=state.status_line(),
         shown=shown,

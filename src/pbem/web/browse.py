@@ -7,10 +7,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from ..games import GAMES
-from ..server.language.commands import Challenge, PostOpen, TakeOpen, WithdrawOpen
-from ..server.runners import open_challenges
-from ..server.runners.standings import SECTION_SIZE, SECTIONS
-from ..server.views import listings
+from ..server import FILTERS, OPEN_DAYS, SECTION_SIZE, SECTIONS, commands, sample_svg
 from .actions import act_on, dashed, flash, server_of
 from .found import OfferId, game_or_404
 from .session import PostedForm, check_csrf, current_userid
@@ -25,7 +22,7 @@ def home(request: Request) -> HTMLResponse:
     userid = current_userid(request)
     shown = server.read.home(userid)
     recent, waiting, offers = shown.recent, shown.awaiting, shown.offers
-    pictures = {name: svg_markup(listings.sample_svg(name)) for name in GAMES}
+    pictures = {name: svg_markup(sample_svg(name)) for name in GAMES}
     return render(
         request,
         "home.html",
@@ -87,7 +84,7 @@ def standings(
 @router.get("/{game_name}", response_class=HTMLResponse)
 def game_page(request: Request, game_name: str, show: str = "active") -> HTMLResponse:
     game = game_or_404(game_name)
-    if show not in listings.FILTERS:
+    if show not in FILTERS:
         show = "active"
     server = server_of(request)
     lines = server.read.boards(game.name, show, current_userid(request))
@@ -99,9 +96,9 @@ def game_page(request: Request, game_name: str, show: str = "active") -> HTMLRes
         game=game,
         lines=lines,
         offers=offers,
-        open_days=open_challenges.DEFAULT_DAYS,
+        open_days=OPEN_DAYS,
         show=show,
-        filters=listings.FILTERS,
+        filters=FILTERS,
         rules=rules_html(game.name),
     )
 
@@ -125,7 +122,7 @@ def challenge(request: Request, game_name: str, form: PostedForm) -> RedirectRes
         days[name] = int(value) if value else None
     players = (str(form.get("first", "")).strip(), str(form.get("second", "")).strip())
     options = str(form.get("options", "")).split()
-    command = Challenge(
+    command = commands.Challenge(
         game=game.name,
         players=tuple(name for name in players if name),
         options=dashed(options),
@@ -171,7 +168,7 @@ def post_open(request: Request, game_name: str, form: PostedForm) -> RedirectRes
         flash(request, str(problem), "error")
         return back
     options = str(form.get("options", "")).split()
-    command = PostOpen(
+    command = commands.PostOpen(
         game=game.name,
         userid=userid,
         options=dashed(options),
@@ -200,7 +197,7 @@ def answer_open(request: Request, game_name: str, number: OfferId, action: str) 
     if userid is None:
         flash(request, "Log in to take an open challenge: the board needs a player.", "error")
         return RedirectResponse(f"/login?next=/{game.name}%23open", status_code=303)
-    kind = TakeOpen if action == "take" else WithdrawOpen
+    kind = commands.TakeOpen if action == "take" else commands.WithdrawOpen
     outcome = act_on(request, userid, kind(game=game.name, number=number, userid=userid))
     if not outcome.ok:
         flash(request, outcome.error or "", "error")

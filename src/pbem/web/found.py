@@ -8,8 +8,7 @@ from fastapi import HTTPException, Path
 
 from ..games import GAMES, get_game
 from ..games.base import Game
-from ..server import MAX_ID, Server
-from ..server.views.board_view import Around, BoardView
+from ..server import MAX_ID, Around, BoardView, Server
 
 # The numbers a URL names a row by, bounded as the database's ids are: a
 # number beyond them is refused with a 422 that says so, never asked for.

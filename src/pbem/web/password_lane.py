@@ -25,8 +25,7 @@ from typing import ParamSpec, TypeVar
 from anyio import CapacityLimiter, to_thread
 from fastapi import Request
 
-from ..server.players.passwords import PasswordWork, handed_out
-from ..server.service import PASSWORD_ROUNDS
+from ..server import PASSWORD_ROUNDS, PasswordWork, handed_out
 
 PASSWORD_THREADS = 2  # argon2 checks a web process runs at once (each 64 MiB, a core)
 

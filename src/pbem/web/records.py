@@ -8,8 +8,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
 from ..games import get_game
-from ..server.views import pictures
-from ..server.views.records import text_record
+from ..server import pictures, text_record
 from .actions import server_of
 from .api import detail_json
 from .found import BoardId, page_view
