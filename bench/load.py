@@ -215,6 +215,8 @@ CPU_KINDS = {"pbem-web": "web", "pbem-delivery": "delivery"}  # by the names pbe
 # The sessions of the PostgreSQL servers this bench started (postgres_database):
 # their processes are the "database"; another PostgreSQL on the machine is "other".
 DATABASE_SESSIONS: set[int] = set()
+# The sessions of the web proxies a bench started (bench/nginx.py): "proxy".
+PROXY_SESSIONS: set[int] = set()
 
 
 def processes_seen() -> Iterator[tuple[int, int, str, str]]:
@@ -245,8 +247,10 @@ def cpu_by_kind(server_session: int | None) -> dict[str, float]:
         used = (int(counters[11]) + int(counters[12])) / tick
         if server_session is not None and session == server_session:
             kind = CPU_KINDS.get(name, "server")
-        elif session in DATABASE_SESSIONS:
-            kind = "database"
+        elif session in DATABASE_SESSIONS or int(counters[1]) in DATABASE_SESSIONS:
+            kind = "database"  # (the postmaster's session; each backend calls setsid)
+        elif session in PROXY_SESSIONS:
+            kind = "proxy"
         elif pid == me:
             kind = "bench"
         else:
@@ -258,7 +262,7 @@ def cpu_by_kind(server_session: int | None) -> dict[str, float]:
 def web_connections(port: int, server_session: int | None) -> list[int]:
     """How many connections to `port` each web process of the server under
     test holds now, busiest first, from /proc (empty without it). The
-    processes take them by load (web_accept.py); if they split unevenly,
+    processes take them from one socket (web_workers.py); if they split unevenly,
     the busier process answers slower, and a reader of the p99 should know."""
     wanted = f":{port:04X}"
     established: set[str] = set()
@@ -309,7 +313,7 @@ def settle(session: int, most: float = SETTLE_TIMEOUT) -> None:
 def cpu_spent(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
     """What each kind used between two readings (a process that began or
     ended between them counts what it used while seen)."""
-    order = ("web", "delivery", "database", "server", "bench", "other")
+    order = ("web", "delivery", "database", "server", "proxy", "bench", "other")
     spent = {kind: after.get(kind, 0.0) - before.get(kind, 0.0) for kind in order}
     return {kind: max(0.0, seconds) for kind, seconds in spent.items() if kind in after}
 
@@ -424,9 +428,12 @@ def load(
     drivers: Sequence[tuple[NextRequest, Answered]],
     seconds: float,
     server_session: int | None = None,
+    server_port: int | None = None,
 ) -> Figures:
     """Run one client per driver for `seconds`; the figures of them all,
-    with the CPU each kind of process used meanwhile."""
+    with the CPU each kind of process used meanwhile. The clients talk to
+    `port`; the server's web processes listen on `server_port` (another
+    when a proxy stands between: bench/nginx.py), by default the same."""
     figures = Figures(name)
 
     async def everyone() -> None:
@@ -439,7 +446,8 @@ def load(
 
     start, cpu = time.perf_counter(), cpu_by_kind(server_session)
     halfway = threading.Timer(
-        seconds / 2, lambda: figures.split.extend(web_connections(port, server_session))
+        seconds / 2,
+        lambda: figures.split.extend(web_connections(server_port or port, server_session)),
     )
     halfway.start()
     try:
@@ -612,8 +620,10 @@ def board_of(sent: Sequence[Any]) -> int:
     raise BenchError(f"no board number in the challenge's mails: {sent!r:.300}")
 
 
-def refused(sent: Sequence[Any]) -> Sequence[Any]:
-    """The command's mails; a refusal stops the bench (the fill must work)."""
+def refused(sent: Any) -> Sequence[Any]:
+    """The command's mails (what `Server.handle` answers, or its `mails`); a
+    refusal stops the bench (the fill must work)."""
+    sent = getattr(sent, "mails", sent)
     errors = [o for o in sent if getattr(o, "error", None)]
     if errors:
         raise BenchError(f"a fill command was refused: {errors[0].subject}: {errors[0].body[:300]}")
@@ -858,8 +868,9 @@ def subprocess_server(
 
 
 @contextlib.contextmanager
-def pbem_server(url: str, home: Path) -> Iterator[Running]:
-    """`pbem serve` on the database, with free ports and a Maildir in `home`."""
+def pbem_server(url: str, home: Path, **settings: str) -> Iterator[Running]:
+    """`pbem serve` on the database, with free ports and a Maildir in `home`
+    (and environment variables `settings`: PYTHONPATH, PBEM_...)."""
     running = Running(free_port(), free_port(), home / "mail")
     env = {
         **os.environ,
@@ -871,6 +882,7 @@ def pbem_server(url: str, home: Path) -> Iterator[Running]:
         "PBEM_DELIVERY_SECONDS": "0.5",
         "PBEM_SECRET_KEY": "bench-secret-key-" + "k" * 23,
         "PBEM_ADDRESS": ADDRESS,
+        **settings,
     }
     command = [sys.executable, "-m", "pbem.cli", "serve"]
     log = home / "serve.log"
