@@ -136,3 +136,33 @@ def test_the_web_door_turns_a_flood_away_and_closes_silent_connections(web: int)
         sock.close()
     time.sleep(0.2)
     assert get(web).startswith(b"HTTP/1.1 200")
+
+
+def test_the_web_cap_wraps_only_asyncios_protocol_callbacks() -> None:
+    """CappedHttp is the class uvicorn's own `http="httptools"` setting
+    serves with, and overrides only what asyncio calls on every protocol;
+    the web door reads no attribute of uvicorn's own (`_loop`, its
+    `server_state`, a protocol's `cycle` or `transport`). An upgrade of
+    uvicorn that moves its protocol fails here, not at a host's start."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    config = uvicorn.Config(FastAPI(), http="httptools", log_config=None)
+    config.load()
+    assert config.http_protocol_class is HttpToolsProtocol
+    assert CappedHttp.__mro__[1] is HttpToolsProtocol
+    overridden = {
+        name
+        for name, value in vars(CappedHttp).items()
+        if callable(value) and not name.startswith("__")
+    }
+    callbacks = {"connection_made", "data_received", "eof_received", "connection_lost"}
+    assert overridden - {"_silent"} <= callbacks, overridden
+    assert "__init__" not in vars(CappedHttp)  # uvicorn's arguments pass through untouched
+    from pbem.host import web_workers
+
+    for module in (web_connections, web_workers):
+        source = Path(module.__file__ or "").read_text()
+        for private in ("_loop=", "server_state", ".cycle", "self.transport", "protocols.http"):
+            if module is web_connections and private == "protocols.http":
+                continue  # (the one import: the class named above)
+            assert private not in source, (module.__name__, private)

@@ -5,18 +5,17 @@ Past MAX_PER_SOURCE open connections from one address a web connection is
 closed at once, and one that sends no request within FIRST_REQUEST_SECONDS
 is closed too.
 
-Among several web processes (web_workers.py), a process holding more
-connections than its share answers a request with `Connection: close` now
-and then (web_accept.FairAcceptor.over_share), and the client's next
-connection goes to the process holding fewest. A board page's live stream
-is not counted as held: it is open for long and costs nothing while idle.
+`CappedHttp` is uvicorn's httptools protocol (the class its `http="httptools"`
+setting names) with asyncio's own Protocol callbacks wrapped: it reads no
+attribute of uvicorn's and passes its constructor's arguments through
+untouched, so an upgrade of uvicorn that keeps the class keeps the cap
+(tests/host/test_connections.py runs it in a real uvicorn).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -28,18 +27,13 @@ FIRST_REQUEST_SECONDS = 10.0
 WEB = OpenConnections()
 
 
-STREAM_SUFFIX = "/events"  # a board page's live stream (web/live.py): open for long, idle
-
-
 class CappedHttp(HttpToolsProtocol):
-    """uvicorn's HTTP/1.1 protocol (httptools, its fast parser), with the cap,
-    the first-request timeout and, among several web processes, letting a
-    kept-alive connection go when its process holds more than its share."""
+    """uvicorn's HTTP/1.1 protocol (httptools, its fast parser), with the cap
+    and the first-request timeout."""
 
-    _host: str | None = None
+    _host: str | None = None  # the address it counts against; None: refused (or closed)
+    _pbem_transport: asyncio.BaseTransport | None = None
     _first: asyncio.TimerHandle | None = None
-    streaming = False  # its request in hand is a live stream: held, but no work
-    over_share: Callable[[], bool] | None = None  # (web_accept.FairAcceptor.over_share)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         host = host_of(transport)
@@ -47,13 +41,15 @@ class CappedHttp(HttpToolsProtocol):
             log.warning("refused a web connection from %s: %d open already", host, WEB.most)
             transport.close()
             return
-        self._host = host
+        self._host, self._pbem_transport = host, transport
         super().connection_made(transport)  # type: ignore[arg-type]
-        self._first = asyncio.get_running_loop().call_later(FIRST_REQUEST_SECONDS, self._no_request)
+        self._first = asyncio.get_running_loop().call_later(FIRST_REQUEST_SECONDS, self._silent)
 
-    def _no_request(self) -> None:
-        if self.cycle is None and self.transport is not None:  # not one request begun
-            self.transport.close()
+    def _silent(self) -> None:
+        """No byte came within FIRST_REQUEST_SECONDS: close it."""
+        self._first = None
+        if self._pbem_transport is not None:
+            self._pbem_transport.close()
 
     def data_received(self, data: bytes) -> None:
         if self._host is None:
@@ -62,18 +58,6 @@ class CappedHttp(HttpToolsProtocol):
             self._first.cancel()
             self._first = None
         super().data_received(data)
-
-    def on_headers_complete(self) -> None:
-        super().on_headers_complete()
-        cycle = self.cycle
-        if cycle is None or cycle.response_complete:
-            return  # (an upgrade: no new request)
-        scope = cycle.scope
-        self.streaming = scope["method"] == "GET" and scope["path"].endswith(STREAM_SUFFIX)
-        if self.streaming or not cycle.keep_alive or self.over_share is None:
-            return
-        if self.over_share():
-            cycle.keep_alive = False  # uvicorn answers with Connection: close, then closes
 
     def eof_received(self) -> None:
         if self._host is not None:
@@ -84,6 +68,7 @@ class CappedHttp(HttpToolsProtocol):
             return
         if self._first is not None:
             self._first.cancel()
+            self._first = None
         WEB.release(self._host)
-        self._host = None
+        self._host = self._pbem_transport = None
         super().connection_lost(exc)

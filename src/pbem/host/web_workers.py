@@ -2,11 +2,12 @@
 
 One Python process runs one thread of Python at a time, and a page or a move
 is mostly Python (the rules, the drawings, the JSON). So `pbem serve` binds
-the web port itself and hands the listening socket to `web_workers` child
-processes, each running the web door on its own engine. They take its
-connections by load (web_accept.py): the process holding the fewest takes
-the next, and one holding more than its share lets a kept-alive connection
-go, so none answers its clients slower for holding more of them.
+the web port itself, one socket for each `web_workers` child process
+(SO_REUSEPORT: the kernel spreads new connections among them), and each
+process runs the web door on its own engine, uvicorn serving its socket
+(`Server.run(sockets=...)`, as under gunicorn). Behind nginx, as
+docs/operations.md sets it up, that served as well as the load-aware
+acceptor it replaced (docs/performance.md).
 The SMTP listener, the outbox delivery and the tick stay in the main
 process. Nothing a worker keeps in memory needs to be shared: every cache
 is keyed by what it shows (a board's version, a stored password hash), so
@@ -15,7 +16,6 @@ any process may answer any request.
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import logging
 import os
@@ -27,7 +27,6 @@ import uvicorn
 
 from ..settings import Settings
 from .processes import ChildProcesses, name_this_process, quieter_collector
-from .web_accept import NOT_TAKING, FairAcceptor, Loads, shared_loads
 from .web_connections import CappedHttp
 
 log = logging.getLogger("pbem.serve")
@@ -74,13 +73,22 @@ def worker_count(setting: int) -> int:
     return max(1, min(8, len(os.sched_getaffinity(0))))
 
 
-BACKLOG = 2048  # connections the socket's queue holds before the kernel refuses more
+BACKLOG = 2048  # connections each socket's queue holds before the kernel refuses more
 
 
-def listening_socket(host: str, port: int) -> socket.socket:
-    """The web port's one socket, which every worker accepts from."""
+def listening_sockets(host: str, port: int, count: int) -> list[socket.socket]:
+    """The web port's sockets, one for each web process (SO_REUSEPORT: the
+    kernel hands each new connection to one of them, by a hash of its
+    addresses). The port is first bound alone, without SO_REUSEPORT, so a
+    port another program or a second `pbem serve` holds is refused, as
+    theirs refuse this one once it is held: only sockets that all ask for
+    SO_REUSEPORT share a port, and no process took it meanwhile."""
     try:
-        return socket.create_server((host, port), backlog=BACKLOG)
+        socket.create_server((host, port)).close()  # (free, and nobody's group)
+        return [
+            socket.create_server((host, port), backlog=BACKLOG, reuse_port=True)
+            for _ in range(count)
+        ]
     except OSError as error:
         reason = "in use" if error.errno == errno.EADDRINUSE else error.strerror
         raise OSError(
@@ -89,57 +97,12 @@ def listening_socket(host: str, port: int) -> socket.socket:
         ) from None
 
 
-class SharedDoor(StoppingServer):
-    """uvicorn taking its connections from a socket it shares with the
-    other web processes, by load (web_accept.py), instead of all it finds."""
-
-    def __init__(self, app: Any, listener: socket.socket, loads: Loads, index: int) -> None:
-        super().__init__(web_config(app))
-        self.listener, self.loads, self.index = listener, loads, index
-        self.acceptor: FairAcceptor | None = None
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets=[])  # the app's start-up; no socket of uvicorn's own
-        if not self.started:
-            return
-        config, loop = self.config, asyncio.get_running_loop()
-
-        def protocol() -> asyncio.Protocol:  # (as uvicorn makes one for its own sockets)
-            made: asyncio.Protocol = config.http_protocol_class(  # type: ignore[call-arg]
-                config=config,
-                server_state=self.server_state,
-                app_state=self.lifespan.state,
-                _loop=loop,
-            )
-            if isinstance(made, CappedHttp):
-                made.over_share = acceptor.over_share
-            return made
-
-        acceptor = self.acceptor = FairAcceptor(
-            self.listener, self.loads, self.index, protocol, self.working
-        )
-        acceptor.start()
-
-    def working(self) -> int:
-        """The connections this process holds, live streams aside (idle)."""
-        return sum(
-            1 for held in self.server_state.connections if not getattr(held, "streaming", False)
-        )
-
-    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        if self.acceptor is not None:
-            self.acceptor.stop()
-        await super().shutdown(sockets)
-
-
-def run_worker(
-    settings: Settings, url: str, listener: socket.socket, loads: Loads, index: int
-) -> None:
-    """Web process `index`: the web door on its own engine, taking its share
-    of `listener`'s connections, until SIGTERM or SIGINT (uvicorn finishes
-    the requests in hand first)."""
-    from ..server import Server
-    from ..server.players.passwords import set_cost
+def run_worker(settings: Settings, url: str, listener: socket.socket) -> None:
+    """A web process: the web door on its own engine, taking the connections
+    of `listener` (its own socket on the web port, made and kept by `pbem
+    serve`, so one that replaces it takes what waits there), until SIGTERM
+    or SIGINT (uvicorn finishes the requests in hand first)."""
+    from ..server import Server, set_cost
     from ..store import make_engine, session_factory
     from ..web import create_app
     from .logs import configure
@@ -148,12 +111,10 @@ def run_worker(
     configure()
     set_cost(*settings.argon2_cost)
     engine = make_engine(url)
-    server = SharedDoor(
-        create_app(Server(session_factory(engine)), settings), listener, loads, index
-    )
+    server = StoppingServer(web_config(create_app(Server(session_factory(engine)), settings)))
     quieter_collector()
     try:
-        server.run()
+        server.run(sockets=[listener])
     finally:
         engine.dispose()
 
@@ -165,18 +126,17 @@ class WebWorkers:
     settings: Settings
     url: str
     count: int
-    listener: socket.socket = field(init=False)
-    loads: Loads = field(init=False)
+    listeners: list[socket.socket] = field(init=False)
     children: ChildProcesses = field(init=False)
 
     def __post_init__(self) -> None:
-        self.listener = listening_socket(self.settings.web_host, self.settings.web_port)
-        self.loads = shared_loads(self.count)
+        host, port = self.settings.web_host, self.settings.web_port
+        self.listeners = listening_sockets(host, port, self.count)
         self.children = ChildProcesses(
             "pbem-web",
             self.count,
             run_worker,
-            lambda index: (self.settings, self.url, self.listener, self.loads, index),
+            lambda index: (self.settings, self.url, self.listeners[index]),
         )
 
     def start(self) -> None:
@@ -184,11 +144,9 @@ class WebWorkers:
         log.info("the web door runs in %d processes", self.count)
 
     def keep_running(self) -> None:
-        for index, process in enumerate(self.children.processes):
-            if not process.is_alive():
-                self.loads[index] = NOT_TAKING  # (the others need not wait for it)
         self.children.keep_running()
 
     def stop(self, timeout: float = 20.0) -> None:
         self.children.stop(timeout, terminate=True)  # SIGTERM: uvicorn's graceful shutdown
-        self.listener.close()
+        for listener in self.listeners:
+            listener.close()
