@@ -42,7 +42,7 @@ def test_post_list_take_and_the_board_starts_with_the_poster_first(server: Serve
     assert "open Vasco challenge 1 is posted (-size=30, rated, hints allowed" in posted
     assert "expires on 2026-11-24 09:00 UTC" in posted
     [listing] = send(server, "cat", "vasco games open")
-    assert "1 open Vasco challenges" in listing
+    assert "1 open Vasco challenge;" in listing
     assert "ann" in listing and "-size=30, rated, hints allowed, ratings: anyone" in listing
     assert "Anyone? Be gentle." in listing
     taken = server.handle("bob@example.org", "vasco take 1 bob pw-bob")
@@ -53,7 +53,7 @@ def test_post_list_take_and_the_board_starts_with_the_poster_first(server: Serve
         assert board.options["size"] == 30 and board.hints and not board.unrated
         assert all(p.accepted for p in board.players)  # resigning now is a loss
         assert session.get_one(OpenChallenge, 1).board_id == 1
-    assert any("bob takes ann's open challenge 1" in mail.body for mail in taken.mails)
+    assert all("ann's open Vasco challenge 1, taken by bob." in mail.body for mail in taken.mails)
     assert {mail.to[0] for mail in taken.mails} >= {"ann@example.org", "bob@example.org"}
     [late] = send(server, "cat", "vasco take 1 cat pw-cat")
     assert "Open challenge 1 was taken: it became board 1." in late

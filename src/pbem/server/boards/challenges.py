@@ -4,7 +4,8 @@ that game at once, and, as pbmserv's did, stand for the future: after
 `reject` the player takes no new challenge of the game until `accept`.
 
 A challenge starts its board at once; it is open for a player until they
-move on it or accept it. Declining ends the board unrated. Accepting keeps
+move on it or accept it. The challenger chose the board and a bot takes
+every challenge: their seats are accepted from the start (`start_board`). Declining ends the board unrated. Accepting keeps
 it going and means a later resignation counts like any other.
 """
 

@@ -9,6 +9,7 @@ the pages and the API show, read in the command's own transaction
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
@@ -18,7 +19,7 @@ from ...games import get_game
 from ...games.base import State
 from ...store import Board, Subscription, SubscriptionKind, User
 from ...store.positions import text_board
-from ..context import seat_of
+from ..context import seat_of, sending_user
 from ..language.messages import MailedBoard
 from ..players.accounts import main_address
 from ..views.board_view import BoardView, as_shown, read_view
@@ -28,6 +29,14 @@ if TYPE_CHECKING:
     from ..context import Context
 
 RECENT_MOVES = 20  # the move list shows the last ones; `show` on the web has them all
+
+# What opens a board mail: the same for every reader, or written for each
+# (the user it goes to; None for a copy to someone who is no account here).
+Opening = str | Callable[[User | None], str]
+
+
+def opening_for(opening: Opening, reader: User | None) -> str:
+    return opening if isinstance(opening, str) else opening(reader)
 
 
 def view_in(session: Session, board: Board) -> BoardView:
@@ -155,17 +164,18 @@ def send_board(
     comment: str = "",
     commenter: str = "",
     said: str = "",
-    opening: str = "",
+    opening: Opening = "",
     new: bool = False,
 ) -> None:
     """The board mail to each player who wants every mail, to the board's
     subscribers, and to the sender when they are neither. A `new` board's
     subject is pbmserv's 'New Vasco Board 101 alice'; a comment, headed
-    `said` (default 'Comment from COMMENTER:'), adds ' **' to it."""
+    `said` (default 'Comment from COMMENTER:'), adds ' **' to it. The
+    `opening` goes before the board: one text, or one written for each
+    reader."""
     story = game_over_story(ctx.session, board, ctx.now)
     if story:
         notices(ctx, board, story)
-    opening = story + opening
     view = view_in(ctx.session, board)
     topic = ("New " if new else "") + subject(view, state, commented=bool(comment.strip()))
     watchers = [u for u in subscribers(ctx.session, board) if u.mail_preference != "none"]
@@ -182,10 +192,10 @@ def send_board(
         picture = MailedBoard(board.id, board.version, player.seat)
         address = main_address(user)
         if address is not None:
-            ctx.reply.send(address, topic, opening + body, board=picture)
+            ctx.reply.send(address, topic, story + opening_for(opening, user) + body, board=picture)
             sent.add(address.lower())
     onlooker = MailedBoard(board.id, board.version)
-    copy = opening + board_body(
+    copy = board_body(
         view, state, None, comment=comment, commenter=commenter, watchers=names, said=said
     )  # the same for every subscriber
     for user in watchers:
@@ -195,11 +205,13 @@ def send_board(
         )
         address = main_address(user)
         if address is not None:
-            ctx.reply.send(address, topic, copy, footer=footer, board=onlooker)
+            text = story + opening_for(opening, user) + copy
+            ctx.reply.send(address, topic, text, footer=footer, board=onlooker)
             sent.add(address.lower())
     involved = {a.address_key for p in board.players for a in p.user.addresses}
     if ctx.sender and ctx.sender.lower() not in sent | involved:
         body = board_body(
             view, state, None, comment=comment, commenter=commenter, watchers=names, said=said
         )
-        ctx.reply.send(ctx.sender, topic, opening + body, board=onlooker)
+        text = story + opening_for(opening, sending_user(ctx)) + body
+        ctx.reply.send(ctx.sender, topic, text, board=onlooker)

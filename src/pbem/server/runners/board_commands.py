@@ -7,6 +7,8 @@ CommandError saying what was wrong and how to do it instead.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, select, update
@@ -23,7 +25,7 @@ from ..language import commands
 from ..language.messages import Effect
 from ..language.registry import runs
 from ..language.words import MAX_DAYS
-from ..mailing.board_mail import send_board, subscribers
+from ..mailing.board_mail import quoted, send_board, subscribers
 from ..mailing.subscriptions import new_board_news
 from ..players.accounts import main_address, user_named
 from ..players.ratings import rating_row
@@ -41,9 +43,29 @@ def challenge_form(game: Game) -> str:
     )
 
 
+@dataclass(frozen=True)
+class TakenOffer:
+    """An open challenge taken: its number, its poster's words, and the
+    taker's own comment (`open_challenges.take`)."""
+
+    number: int
+    poster_comment: str
+    taker_comment: str
+
+
 @runs(commands.Challenge)
 def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
     """Start a board between the named players (the first moves first)."""
+    start_board(ctx, game, command)
+
+
+def start_board(
+    ctx: Context, game: Game, command: commands.Challenge, taken: TakenOffer | None = None
+) -> Board:
+    """Start a board between the named players (the first moves first): a
+    challenge, or an open challenge `taken` (its poster first, both having
+    chosen the board). Who chose the board cannot decline it: the bots, the
+    challenger, and both players of a taken open challenge."""
     form = challenge_form(game)
     names = list(command.players)
     if len(names) != game.players:
@@ -122,31 +144,89 @@ def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
     for user in {user.id: user for user in users}.values():
         standing = rating_row(ctx.session, user.id, game.name)
         standing.seeking = max(0, standing.seeking - 1)
-    bots = [player for player in board.players if player.user.is_bot]
-    for player in bots:
-        player.accepted = True  # a bot takes every challenge, at once
+    for player in board.players:
+        bot = player.user.is_bot  # a bot takes every challenge, at once
+        chose = sent_by is not None and player.user_id == sent_by.id  # the challenger
+        if bot or chose or taken is not None:
+            player.accepted = True
     ctx.reply.created = board.id
     new_board_news(ctx, board)
     state = rebuild(board)
-    accepted = "".join(f"{player.user.userid} (a bot) accepts at once.\n" for player in bots)
+    if taken is None:
+        opening = challenge_opening(ctx, game, board)
+        comment, said = command.comment, "Challenger writes:"
+    else:
+        opening = taken_opening(game, board, taken)
+        comment, said = taken.taker_comment, f"{players_of(board)[1]} writes:"
+    send_board(ctx, board, state, opening=opening, new=True, comment=comment, said=said)
+    return board
+
+
+def challenge_opening(ctx: Context, game: Game, board: Board) -> Callable[[User | None], str]:
+    """What opens a new board's mail, for each reader: who sent the
+    challenge; and to a player who may still decline it (neither the
+    challenger nor a bot), how to decline or accept, with their userid."""
+    first = f"A new {game.title} board, from a challenge sent by {challenger(ctx)}.\n"
+
+    def opening(reader: User | None) -> str:
+        seats = [p for p in board.players if reader is not None and p.user_id == reader.id]
+        who = reader.userid if reader is not None and seats else "USERID"
+        text = first + board_terms(game, board, who)
+        if seats and not any(p.accepted for p in seats):
+            text += (
+                f"To decline, resign before your first move ('{game.name} resign {board.id} "
+                f"{who} PASSWORD'); a declined board is not rated. '{game.name} accept {who} "
+                "PASSWORD' accepts.\n"
+            )
+        elif seats and not board.unrated and len({p.user_id for p in board.players}) > 1:
+            text += "You sent this challenge, so you cannot decline it: resigning is a loss.\n"
+        return text + "\n"
+
+    return opening
+
+
+def taken_opening(game: Game, board: Board, taken: TakenOffer) -> Callable[[User | None], str]:
+    """What opens the mail of a board an open challenge became: whose
+    challenge, taken by whom, what resigning now means, the poster's words."""
+    poster, taker = players_of(board)
+    first = f"{poster}'s open {game.title} challenge {taken.number}, taken by {taker}.\n"
+    chose = "Both players chose this board"
     if board.unrated:
-        accepted += "A friendly game (--unrated): its result does not change the ratings.\n"
-    if board.hints:
-        accepted += (
-            f"Hints are on (--hints): either player may ask the engine with "
-            f"'{game.name} hint {board.id} USERID PASSWORD'; playing on agrees to that.\n"
+        chose += ".\n"
+    else:
+        chose += (
+            ": it is rated from the start, and resigning before a first move is a loss "
+            "like any other.\n"
         )
-    opening = (
-        f"A new {game.title} board, from a challenge sent by {challenger(ctx)}.\n"
-        f"{accepted}"
-        f"To decline, resign before your first move ('{game.name} resign {board.id} USERID "
-        f"PASSWORD'); a declined board is not rated. '{game.name} accept USERID PASSWORD' "
-        "accepts.\n\n"
-    )
-    send_board(
-        ctx, board, state, opening=opening, new=True,
-        comment=command.comment, said="Challenger writes:",
-    )  # fmt: skip
+    words = quoted(taken.poster_comment, f"{poster}, posting the challenge,")
+
+    def opening(reader: User | None) -> str:
+        playing = reader is not None and any(p.user_id == reader.id for p in board.players)
+        who = reader.userid if reader is not None and playing else "USERID"
+        return first + board_terms(game, board, who) + chose + words + "\n"
+
+    return opening
+
+
+def board_terms(game: Game, board: Board, who: str) -> str:
+    """The lines of a new board's mail about its bots, --unrated and --hints
+    (`who`: the reader's userid in the commands it shows)."""
+    lines = ""
+    for player in board.players:
+        if player.user.is_bot:
+            lines += (
+                f"{player.user.userid} (a bot) accepts at once. Its first move may take a "
+                f"minute if {player.user.userid} is warming up (a new or upgraded server "
+                "compiles each game's search once); after that its moves come in seconds.\n"
+            )
+    if board.unrated:
+        lines += "A friendly game (--unrated): its result does not change the ratings.\n"
+    if board.hints:
+        lines += (
+            f"Hints are on (--hints): either player may ask the engine with "
+            f"'{game.name} hint {board.id} {who} PASSWORD'; playing on agrees to that.\n"
+        )
+    return lines
 
 
 def challenger(ctx: Context) -> str:

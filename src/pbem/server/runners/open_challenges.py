@@ -21,7 +21,7 @@ from sqlalchemy import ColumnElement, and_, func, select, update
 from sqlalchemy.orm import Session
 
 from ...games.base import Game, OptionError
-from ...store import BoardPlayer, OpenChallenge, User
+from ...store import OpenChallenge, User
 from ...store.database import rows_changed
 from ..context import Context, login
 from ..errors import CONFLICT, NOT_FOUND, CommandError
@@ -31,7 +31,7 @@ from ..language.registry import runs
 from ..language.words import MAX_DAYS
 from ..players.accounts import main_address
 from ..players.ratings import rating_row
-from .board_commands import challenge
+from .board_commands import TakenOffer, start_board
 
 DEFAULT_DAYS = 7  # until an open challenge expires
 MOST_DAYS = 60
@@ -205,10 +205,7 @@ def take(ctx: Context, game: Game, command: commands.TakeOpen) -> None:
         ctx.session.expire(offer)
         raise CommandError(f"Open challenge {offer.id} was just taken.", kind=CONFLICT)
     poster = offer.user
-    note = f"{user.userid} takes {poster.userid}'s open challenge {offer.id}." + (
-        f"\n{poster.userid} wrote: {offer.comment}" if offer.comment else ""
-    )
-    challenge(
+    board = start_board(
         ctx,
         game,
         commands.Challenge(
@@ -220,29 +217,16 @@ def take(ctx: Context, game: Game, command: commands.TakeOpen) -> None:
             total_days=offer.total_days,
             hints=offer.hints,
             unrated=offer.unrated,
-            comment=note,
         ),
-    )
-    board_id = ctx.reply.created
-    assert board_id is not None  # the challenge made its board
+        TakenOffer(offer.id, offer.comment, command.comment),
+    )  # both players chose it: neither declines it by resigning
     ctx.session.execute(
         update(OpenChallenge)
         .where(OpenChallenge.id == offer.id)
-        .values(board_id=board_id)
+        .values(board_id=board.id)
         .execution_options(synchronize_session=False)
     )
-    _accept_both(ctx, board_id)
     ctx.reply.did(Effect.OPEN_TAKEN)
-
-
-def _accept_both(ctx: Context, board_id: int) -> None:
-    """Both players chose this board: neither declines it by resigning."""
-    ctx.session.execute(
-        update(BoardPlayer)
-        .where(BoardPlayer.board_id == board_id)
-        .values(accepted=True)
-        .execution_options(synchronize_session=False)
-    )
 
 
 @runs(commands.WithdrawOpen)
@@ -276,7 +260,8 @@ def open_list(ctx: Context, game: Game, command: commands.OpenChallenges) -> Non
         )
     else:
         lines = [
-            f"{len(found)} open {game.title} challenges; take one with "
+            f"{len(found)} open {game.title} challenge{'' if len(found) == 1 else 's'}; "
+            f"take one with "
             f"'{game.name} take NUMBER USERID PASSWORD' (its poster moves first):",
             "",
         ]

@@ -1,0 +1,72 @@
+"""Mails that say what is true for the one who reads them (issue 49), through
+the real mail door (mails with a Message-ID into the SMTP listener, the
+answers as the relay got them): whose open challenge a board came from, who
+may decline a board and how, what a bot's first move may cost, what a
+reminder's deadline will do, every move of a finished game, and the exact
+command a step of the game asks for."""
+
+from __future__ import annotations
+
+from tests.mail.conftest import Door
+from tests.mail.test_story_by_mail import ANN, BOB, exchange, players, to
+
+CAT, WENDY = "cat@example.org", "wendy@example.org"
+
+
+def test_a_taken_open_challenge_names_its_poster_and_passes_on_both_comments(
+    door: Door,
+) -> None:
+    exchange(door, CAT, "signup cat catpass1")
+    exchange(door, WENDY, "signup wendy wendypass1")
+    exchange(door, CAT, "trugo open cat catpass1 -size=20 --days=2", "A long one?")
+    mails = exchange(door, WENDY, "trugo take 1 wendy wendypass1", "Happy to play, wendy!")
+    assert {m.to for m in mails} == {CAT, WENDY}
+    assert {m.subject for m in mails} == {"New Trugo Board 1 cat **"}
+    for mail in mails:
+        assert mail.text.startswith("cat's open Trugo challenge 1, taken by wendy.\n")
+        assert "decline" not in mail.text.lower()  # both chose it: no decline advice
+        assert "resigning before a first move is a loss like any other" in mail.text
+        assert "cat, posting the challenge, writes:\n> A long one?" in mail.text
+        assert "wendy writes:\n> Happy to play, wendy!" in mail.text
+    # and that is the truth: cat's resignation now is a rated loss
+    over = exchange(door, CAT, "trugo resign 1 cat catpass1")
+    assert to(over, CAT).text.startswith("Game over: cat resigned; wendy wins.\n")
+    assert "This game was not rated." not in to(over, CAT).text
+
+
+def test_only_the_challenged_player_is_told_how_to_decline_with_their_userid(
+    door: Door,
+) -> None:
+    players(door)  # ann challenges bob
+    mails = exchange(door, ANN, "vasco challenge ann bob -size=3")
+    told_bob, told_ann = to(mails, BOB).text, to(mails, ANN).text
+    assert (
+        "To decline, resign before your first move ('vasco resign 2 bob PASSWORD'); a "
+        "declined board is not rated. 'vasco accept bob PASSWORD' accepts." in told_bob
+    )
+    assert "USERID" not in told_bob and "USERID" not in told_ann
+    assert "To decline" not in told_ann
+    assert "You sent this challenge, so you cannot decline it: resigning is a loss." in told_ann
+
+
+def test_the_challenger_cannot_decline_their_own_challenge(door: Door) -> None:
+    players(door)
+    mails = exchange(door, ANN, "vasco resign 1 ann annpass1")  # before any move
+    text = to(mails, BOB).text
+    assert text.startswith("Game over: ann resigned; bob wins.\n")
+    assert "declined" not in text
+    # the challenged player still declines: that board is declined, not drawn
+    exchange(door, ANN, "vasco challenge ann bob -size=3")
+    declined = exchange(door, BOB, "vasco resign 2 bob bobpass1")
+    said = to(declined, ANN).text
+    assert said.startswith("Game over: bob declined the challenge; not rated.\n")
+    assert "draw" not in said.lower()
+
+
+def test_a_board_against_a_bot_says_its_first_move_may_take_a_minute(door: Door) -> None:
+    exchange(door, ANN, "signup ann annpass1")
+    [mail] = exchange(door, ANN, "vacu challenge ann easybot -size=5")
+    assert "easybot (a bot) accepts at once. Its first move may take a minute if easybot " in (
+        mail.text
+    )
+    assert "is warming up" in mail.text and "after that its moves come in seconds" in mail.text

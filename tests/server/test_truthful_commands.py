@@ -1,0 +1,73 @@
+"""What the command layer records and says (issue 49), on SQLite and
+PostgreSQL, each command handled as a mail (with its Message-ID): who may
+decline a board, how a declined board ends, what reminders promise, and the
+refusals that say what was wrong."""
+
+from __future__ import annotations
+
+import itertools
+
+from sqlalchemy import select
+
+from pbem.server import Server
+from pbem.store import Board, BoardStatus, Ending
+from tests.server.test_commands import signup
+
+_ids = itertools.count(1)
+
+
+def mail(server: Server, who: str, line: str, body: str = "") -> list[tuple[str, str, str]]:
+    """`line` mailed by `who` with a Message-ID: (to, subject, body) of each answer."""
+    outcome = server.handle(f"{who}@example.org", line, body, f"<m{next(_ids)}@example.org>")
+    return [(m.to[0], m.subject, m.body) for m in outcome.mails]
+
+
+def board(server: Server, number: int = 1) -> Board:
+    with server.sessions() as session:
+        found = session.scalar(select(Board).where(Board.id == number))
+        assert found is not None
+        return found
+
+
+def test_a_challenger_resigning_before_moving_loses_rated(server: Server) -> None:
+    signup(server, "ann", "bob")
+    mail(server, "ann", "vasco challenge ann bob -size=3")
+    mail(server, "ann", "vasco resign 1 ann pw-ann")
+    ended = board(server)
+    assert (ended.status, ended.winner, ended.ending) == (
+        BoardStatus.FINISHED,
+        1,
+        Ending.RESIGNATION,
+    )
+
+
+def test_a_declined_board_is_recorded_as_declined_not_drawn(server: Server) -> None:
+    signup(server, "ann", "bob")
+    mail(server, "ann", "vasco challenge ann bob -size=3")
+    answers = mail(server, "bob", "vasco resign 1 bob pw-bob")
+    ended = board(server)
+    assert (ended.status, ended.winner, ended.ending) == (
+        BoardStatus.FINISHED,
+        None,
+        Ending.DECLINED,
+    )
+    assert not ended.ending.rated
+    assert all(
+        body.startswith("Game over: bob declined the challenge; not rated.\n")
+        for *_, body in answers
+    )
+    # `reject` declines only what others sent: ann's own challenges stay
+    mail(server, "ann", "vasco challenge ann bob -size=3")
+    [rejected] = mail(server, "ann", "vasco reject ann pw-ann")
+    assert "You declined" not in rejected[2]
+    assert board(server, 2).status is BoardStatus.ACTIVE
+
+
+def test_a_taken_open_challenge_is_accepted_by_both(server: Server) -> None:
+    signup(server, "cat", "wendy")
+    mail(server, "cat", "trugo open cat pw-cat", "Anyone?")
+    mails = mail(server, "wendy", "trugo take 1 wendy pw-wendy", "Happy to play, wendy!")
+    assert {to for to, *_ in mails} == {"cat@example.org", "wendy@example.org"}
+    assert all("Happy to play, wendy!" in body for *_, body in mails)
+    with server.sessions() as session:
+        assert all(p.accepted for p in session.get_one(Board, 1).players)
