@@ -592,14 +592,15 @@ def test_command_reference_examples_run(tmp_path: Path) -> None:
 
 
 def test_ratings_document_examples_are_the_formulas() -> None:
-    from pbem.server.players.ratings import Standing, after_game, established_change
+    from pbem.server.players.ratings import Standing, after_game, established_change, pull_of
 
     text = " ".join((ROOT / "docs" / "ratings.md").read_text(encoding="utf-8").split())
     new = Standing(1600, 0)
     winner, loser = after_game(new, new, 1.0), after_game(new, new, 0.0)
     assert f"rated {winner.rating:.0f} and {loser.rating:.0f}" in text
-    rookie = after_game(Standing(1500, 4, 6000), Standing(1900, 30), 1.0)
-    assert f"(6000 + 2300) / 5 = {rookie.rating:.0f}" in text
+    assert f"(1720 - 1600) / 5 = {pull_of(1600):.0f}" in text
+    rookie = after_game(Standing(1500, 4), Standing(1900, 30), 1.0)
+    assert f"(1500 * 4 + 2300) / 5 + (1720 - 1500) / 5 = 1660 + 44 = {rookie.rating:.0f}" in text
     strong = established_change(Standing(2000, 50), Standing(1600, 50), 1)
     assert f"gains 32 * (1 - 1 / 1.1) = {strong:.1f}" in text
     against_rookie = established_change(Standing(1700, 30), Standing(1500, 10), 1)

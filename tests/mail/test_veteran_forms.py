@@ -221,11 +221,11 @@ def test_games_history_list_and_all_show_by_mail(door: Door) -> None:
     [history] = exchange(door, CAROL, "vasco history")
     assert history.subject == "Vasco history"
     [line] = [line for line in history.text.splitlines() if "board" in line and "beat" in line]
-    assert line.endswith(": bob beat ann (bob 1600 -> 1800)")
+    assert line.endswith(": bob beat ann (bob 1600 -> 1824)")
     [players_of_vasco] = exchange(door, CAROL, "list vasco")
     assert players_of_vasco.subject == "pbem list vasco"
-    assert "  ann  rating 1400, 1 games" in players_of_vasco.text
-    assert "  bob  rating 1800, 1 games" in players_of_vasco.text
+    assert "  ann  rating 1424, 1 games" in players_of_vasco.text
+    assert "  bob  rating 1824, 1 games" in players_of_vasco.text
     [awaiting] = exchange(door, CAROL, "all show bob next")
     assert "== Vasco Board 3 bob ==" in awaiting.text
     [none] = exchange(door, CAROL, "all show ann next")

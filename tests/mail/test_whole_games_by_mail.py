@@ -62,5 +62,5 @@ def test_a_whole_game_by_mail_ends_with_the_story(
         assert [line.split("'")[0] for line in changes] == ["ann", "bob"]
         if result.winner is not None:
             loser = NAMES[1 - result.winner]
-            assert f"{NAMES[result.winner]}'s rating went up from 1600 to 1800" in mail.text
-            assert f"{loser}'s rating went down from 1600 to 1400" in mail.text
+            assert f"{NAMES[result.winner]}'s rating went up from 1600 to 1824" in mail.text
+            assert f"{loser}'s rating went down from 1600 to 1424" in mail.text

@@ -22,18 +22,24 @@ from tests.store.query_work import QueryWork
 NEW = Standing(1600, 0)
 
 
-def test_two_newcomers_the_winner_gets_1800_the_loser_1400() -> None:
-    assert after_game(NEW, NEW, 1.0) == Standing(1800, 1, 1800)
-    assert after_game(NEW, NEW, 0.0) == Standing(1400, 1, 1400)
-    assert after_game(NEW, NEW, 0.5) == Standing(1600, 1, 1600)
+def test_two_newcomers_the_winner_gets_1824_the_loser_1424() -> None:
+    """pbmserv's (R*g + v)/(g+1) + (1720 - R)/5 with R = 1600, g = 0: the
+    values 1800 and 1400 (1600 + 200 times the outcome), each pulled by
+    (1720 - 1600) / 5 = 24."""
+    assert after_game(NEW, NEW, 1.0) == Standing(1824, 1, 1800)
+    assert after_game(NEW, NEW, 0.0) == Standing(1424, 1, 1400)
+    assert after_game(NEW, NEW, 0.5) == Standing(1624, 1, 1600)
 
 
 def test_a_provisional_value_against_an_established_opponent() -> None:
-    me = Standing(1500, 4, 6000)
+    me = Standing(1500, 4)
     master = Standing(1900, 30)
     assert provisional_value(me, master, -1) == 1500
     assert provisional_value(me, master, 1) == 2300
-    assert after_game(me, master, 1.0) == Standing((6000 + 2300) / 5, 5, 8300)
+    # (1500 * 4 + 2300) / 5 + (1720 - 1500) / 5 = 1660 + 44
+    assert after_game(me, master, 1.0) == Standing(1704, 5, 8300)
+    # a loss: (6000 + 1500) / 5 + 44 = 1544
+    assert after_game(me, master, 0.0).rating == 1544
 
 
 def test_a_provisional_value_against_a_provisional_opponent() -> None:
@@ -60,10 +66,11 @@ def test_k_shrinks_against_a_provisional_opponent() -> None:
 
 
 def test_the_twentieth_game_makes_a_player_established() -> None:
-    me = Standing(1650, 19, 1650 * 19)
-    after = after_game(me, Standing(1650, 19, 1650 * 19), 1.0)
+    me = Standing(1650, 19)
+    after = after_game(me, Standing(1650, 19), 1.0)
     assert after.games == 20 and after.established
-    assert after.rating == pytest.approx((1650 * 19 + 1650 + 200) / 20)
+    # (1650 * 19 + 1850) / 20 + (1720 - 1650) / 5 = 1660 + 14
+    assert after.rating == 1674
     later = after_game(after, Standing(after.rating, 30), 0.5)
     assert later.rating == pytest.approx(after.rating)  # equal ratings, a draw
 
@@ -76,20 +83,19 @@ def test_ratings_are_whole_numbers() -> None:
     assert after_game(Standing(1700, 30), Standing(1500, 10), 1.0).rating == 1704  # +3.8
 
 
-def test_the_pull_towards_1720_on_worked_examples() -> None:
-    """A provisional rating gets a fifth of how far the game's average
-    established active rating is below 1720 (negative when above)."""
-    assert pull_of(None) == 0  # no established active player: no pull
-    assert pull_of(1820) == -20  # (1720 - 1820) / 5
-    assert pull_of(1620) == 20
-    # two newcomers where the established players average 1820: 1800 - 20 and 1400 - 20
-    assert after_game(NEW, NEW, 1.0, pull_of(1820)) == Standing(1780, 1, 1800)
-    assert after_game(NEW, NEW, 0.0, pull_of(1820)) == Standing(1380, 1, 1400)
-    # the sum of values stays unpulled, and each game adds the pull of its time:
-    # then beating a newcomer is worth (1780 + 1600) / 2 + 200 = 1890 (the
-    # ratings before the game), and the rating is (1800 + 1890) / 2 + 20 = 1865
-    me = Standing(1780, 1, 1800)
-    assert after_game(me, NEW, 1.0, pull_of(1620)) == Standing(1865, 2, 3690)
+def test_the_pull_towards_1720_is_the_players_own_rating() -> None:
+    """pbmserv's (1720 - R) / 5, R the player's own rating before the game:
+    a provisional rating above 1720 is pulled down, one below pulled up."""
+    assert pull_of(1600) == 24
+    assert pull_of(1820) == -20
+    assert pull_of(1720) == 0
+    # the 1824 winner beats a newcomer next: v = (1824 + 1600) / 2 + 200 = 1912,
+    # (1824 * 1 + 1912) / 2 + (1720 - 1824) / 5 = 1868 - 20.8 = 1847.2
+    after = after_game(Standing(1824, 1, 1800), NEW, 1.0)
+    assert after == Standing(1847, 2, 1824 + 1912)
+    # the 1424 loser draws with an established 1700: v = 1700,
+    # (1424 + 1700) / 2 + (1720 - 1424) / 5 = 1562 + 59.2 = 1621.2
+    assert after_game(Standing(1424, 1, 1400), Standing(1700, 25), 0.5).rating == 1621
 
 
 @pytest.fixture
@@ -112,13 +118,13 @@ def test_a_finished_board_is_rated_once_and_shows_in_standings_and_history(
     lines = table.body.splitlines()
     assert "Provisional:" in lines
     assert any(
-        line.startswith("  1. alice") and "1800" in line and "1-0-0" in line for line in lines
+        line.startswith("  1. alice") and "1824" in line and "1-0-0" in line for line in lines
     )
-    assert any(line.startswith("  2. bob") and "1400" in line for line in lines)
+    assert any(line.startswith("  2. bob") and "1424" in line for line in lines)
     [again] = server.handle("x@example.org", "VASCO RATINGS").mails
     assert again.body == table.body  # rated once, however often asked
     [past] = server.handle("x@example.org", "vasco history bob").mails
-    assert "board     1" in past.body and "lost to alice, 1600 -> 1400" in past.body
+    assert "board     1" in past.body and "lost to alice, 1600 -> 1424" in past.body
 
 
 def test_limit_and_seek(server: Server) -> None:

@@ -1,12 +1,12 @@
 """pbmserv's rating system, one rating per player and game (docs/ratings.md).
 
 Everyone starts at 1600. A player with fewer than 20 games is provisional:
-their rating is the average of one value per game, the opponent's rating
-plus 400 times the outcome (-1, 0, 1) against an established opponent, or
-the average of both ratings plus 200 times the outcome against a provisional
-one; plus a fifth of how far the average rating of the game's active
-established players is below 1720 (pbmserv's pull, keeping that average
-near 1720). An established player's rating moves by the Elo formula
+each game's value is the opponent's rating plus 400 times the outcome (-1,
+0, 1) against an established opponent, or the average of both ratings plus
+200 times the outcome against a provisional one, and the new rating is
+pbmserv's (R*g + v)/(g+1) + (1720 - R)/5: R the player's rating before the
+game, g their games before it, v the value (the last term pbmserv's pull
+towards 1720). An established player's rating moves by the Elo formula
 K * (w - 1 / (1 + 10^((r2 - r1) / 400))) with w 1, 0.5 or 0 and K = 32,
 scaled by n/20 against a provisional opponent with n games. Both players'
 changes are worked out from the ratings before the game; ratings are kept
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import Insert, false, func, select
+from sqlalchemy import Insert, false, select
 from sqlalchemy.orm import Session
 
 from ...store import Board, BoardStatus, Rating, RatingEvent
@@ -26,8 +26,8 @@ from ...store import Board, BoardStatus, Rating, RatingEvent
 START = 1600.0
 ESTABLISHED = 20  # games
 K = 32.0
-TARGET = 1720.0  # where the pull keeps the average established active rating
-PULL = 5  # a provisional rating gets (TARGET - that average) / PULL
+TARGET = 1720.0  # where pbmserv's pull draws a provisional rating
+PULL = 5  # a provisional rating gets (TARGET - its rating before the game) / PULL
 INACTIVE_AFTER = timedelta(days=180)  # no game finished for this long: inactive
 
 
@@ -37,7 +37,7 @@ class Standing:
 
     rating: float
     games: int
-    provisional_sum: float = 0.0
+    provisional_sum: float = 0.0  # R*g + v of the last provisional game (kept, not needed)
 
     @property
     def established(self) -> bool:
@@ -60,33 +60,23 @@ def established_change(me: Standing, opponent: Standing, score: float) -> float:
     return k * (score - expected)
 
 
-def after_game(me: Standing, opponent: Standing, score: float, pull: float = 0.0) -> Standing:
+def after_game(me: Standing, opponent: Standing, score: float) -> Standing:
     """The player's standing after one game against `opponent`, the rating
-    a whole number; `pull` is added to a provisional rating (`pull_of`)."""
+    a whole number: pbmserv's (R*g + v)/(g+1) + (1720 - R)/5 while
+    provisional (R and g the player's rating and games before the game, v
+    its `provisional_value`), the Elo change once established."""
     games = me.games + 1
     if me.established:
         return Standing(round(me.rating + established_change(me, opponent, score)), games)
-    total = me.provisional_sum + provisional_value(me, opponent, round(2 * score) - 1)
-    return Standing(round(total / games + pull), games, total)
+    rating = me.rating if me.games else START
+    total = rating * me.games + provisional_value(me, opponent, round(2 * score) - 1)
+    return Standing(round(total / games + pull_of(rating)), games, total)
 
 
-def pull_of(average: float | None) -> float:
-    """What a provisional rating gets for the game's average established
-    active rating (None: there is no such player, and no pull)."""
-    return 0.0 if average is None else (TARGET - average) / PULL
-
-
-def established_average(session: Session, game: str, now: datetime) -> float | None:
-    """The average rating of the game's established players who finished a
-    game within INACTIVE_AFTER (None: there are none)."""
-    value = session.scalar(
-        select(func.avg(Rating.rating)).where(
-            Rating.game == game,
-            Rating.games >= ESTABLISHED,
-            Rating.last_played >= now - INACTIVE_AFTER,
-        )
-    )
-    return None if value is None else float(value)
+def pull_of(rating: float) -> float:
+    """pbmserv's pull on a provisional rating of `rating` before the game:
+    a fifth of how far it is below 1720 (negative above)."""
+    return (TARGET - rating) / PULL
 
 
 def rating_row(session: Session, user_id: int, game: str) -> Rating:
@@ -160,10 +150,9 @@ def rate_finished_boards(session: Session, now: datetime) -> None:
             else ((1.0, 0.0) if board.winner == 0 else (0.0, 1.0))
         )
         before = [Standing(r.rating, r.games, r.provisional_sum) for r in (first, second)]
-        pull = pull_of(established_average(session, board.game, now))
         for index, row in enumerate((first, second)):
             mine, theirs = before[index], before[1 - index]
-            new = after_game(mine, theirs, scores[index], pull)
+            new = after_game(mine, theirs, scores[index])
             row.rating, row.games, row.provisional_sum = new.rating, new.games, new.provisional_sum
             row.wins += scores[index] == 1.0
             row.losses += scores[index] == 0.0
