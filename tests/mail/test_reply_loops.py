@@ -84,14 +84,20 @@ def test_an_echoed_command_stops_at_the_hourly_cap_with_one_notice(door: Door) -
     assert subjects[: REPLIES_PER_HOUR - 1] == ["Vasco help"] * (REPLIES_PER_HOUR - 1)
     assert subjects[-1] == "pbem replies paused"
     last = door.world.mails[-1].get_body(preferencelist=("plain",))
-    assert last is not None and "send again after 2026-11-21 10:" in last.get_content()
+    assert last is not None
+    said = " ".join(last.get_content().split())
+    assert "Until 2026-11-21 10:" in said and "they are dropped, not kept" in said
+    assert "wait" not in said  # dropped answers are never called waiting
 
     door.clock.advance(hours=1, minutes=1)  # a new hour: answered again
     door.send(ROBOT, "vasco help")
     assert door.deliver() == 1
 
 
-def test_a_capped_sender_still_plays_and_the_opponent_still_gets_the_board(door: Door) -> None:
+def test_a_registered_player_is_never_capped_and_gets_every_answer(door: Door) -> None:
+    """Past a hundred commands in an hour (easy, playing a bot by mail), a
+    player's own address still gets every answer: the copy of their move
+    and the error for a mistyped one."""
     door.send("ann@example.org", "signup ann annpass1")
     door.send("bob@example.org", "signup bob bobpass1")
     door.send("ann@example.org", "vasco challenge ann bob")
@@ -99,9 +105,12 @@ def test_a_capped_sender_still_plays_and_the_opponent_still_gets_the_board(door:
         door.send("ann@example.org", "vasco help")
     while door.deliver():  # (at most a hundred a pass)
         pass
+    assert not any("paused" in str(m["Subject"]) for m in door.world.mails)
     before = len(door.world.mails)
+    door.send("ann@example.org", "vasco move 1 ann annpass1 zz9#1")
     door.send("ann@example.org", "vasco move 1 ann annpass1 a0,0#1")
-    assert door.deliver() == 1
-    [board_mail] = door.world.mails[before:]
-    assert str(board_mail["To"]) == "bob@example.org"
-    assert str(board_mail["Subject"]) == "Vasco Board 1 bob"
+    assert door.deliver() == 3
+    sent = [(str(m["To"]), str(m["Subject"])) for m in door.world.mails[before:]]
+    assert sent[0] == ("ann@example.org", "Vasco Board 1 Error")
+    assert ("bob@example.org", "Vasco Board 1 bob") in sent[1:]
+    assert any(to == "ann@example.org" for to, _ in sent[1:])  # her copy of the move

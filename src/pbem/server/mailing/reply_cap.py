@@ -1,11 +1,20 @@
-"""A cap on the replies one address gets to the commands it mails.
+"""A cap on the replies a stranger's address gets to the commands it mails.
 
 A naive auto-responder that echoes every mail back without saying it is a
 robot (no Auto-Submitted or Precedence header) would otherwise trade mails
-with the server forever, each echo a command to answer. So an address gets
-at most REPLIES_PER_HOUR mails in answer to its mailed commands in any hour;
-the last of them says so. Its commands still run and the other players still
-get their mails: only the mails back to that address are held.
+with the server forever, each echo a command to answer; and a forged From
+would make the server mail a stranger (backscatter). So an address no
+player has registered gets at most REPLIES_PER_HOUR mails in answer to its
+mailed commands in any hour; the last of them says so, and until when. Its
+commands still run and the other players still get their mails: only the
+answers back to that address are dropped (not kept for later).
+
+A registered player's address is never capped: every answer to their own
+commands goes, errors included, however many they send (a player mailing
+moves against a bot makes a hundred commands an hour easily). Their echoes
+are stopped at the door instead (inbound.py: machine headers, and the
+Subjects of our own mails that no command has). Only whether the address
+is registered is looked up, and only once a sender's hour is full.
 """
 
 from __future__ import annotations
@@ -16,7 +25,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import ColumnElement, Connection, Select, bindparam, func, select
 from sqlalchemy.orm import Session
 
-from ...store import OutboxMessage
+from ...store import Address, OutboxMessage
 from ..language.messages import Outgoing
 
 REPLIES_PER_HOUR = 100
@@ -43,6 +52,14 @@ def replies_in_window(session: Session | Connection, address: str, now: datetime
     return session.scalar(_COUNTED, {"address": address.lower(), "since": now - WINDOW}) or 0
 
 
+_REGISTERED = select(Address.id).where(Address.address_key == bindparam("address")).limit(1)
+
+
+def registered(session: Session | Connection, address: str) -> bool:
+    """Whether `address` (any case) is one of a player's addresses."""
+    return session.scalar(_REGISTERED, {"address": address.lower()}) is not None
+
+
 def answers_back(sender: str, messages: list[Outgoing]) -> list[Outgoing]:
     """The messages that go back to `sender` (any case)."""
     key = sender.lower()
@@ -54,28 +71,39 @@ def cap_replies(
 ) -> list[Outgoing]:
     """The messages a mailed command may send: those back to `sender` marked
     as its answers, and cut to what the sender's hour still allows."""
-    if not answers_back(sender, messages):
+    back = answers_back(sender, messages)
+    if not back:
         return messages
-    return capped(sender, messages, replies_in_window(session, sender, now), now)
+    so_far = replies_in_window(session, sender, now)
+    known = not all_fit(so_far, len(back)) and registered(session, sender)
+    return capped(sender, messages, so_far, now, registered=known)
 
 
 def all_fit(so_far: int, answers: int) -> bool:
     """Whether `answers` more answers go, every one, to a sender who has had
-    `so_far` this hour (else the hour fills up: some wait, and a notice
-    says so)."""
+    `so_far` this hour (else the hour fills up: a stranger's address gets
+    what fits and a notice, a registered player's every one)."""
     return REPLIES_PER_HOUR - so_far > answers
 
 
-def capped(sender: str, messages: list[Outgoing], so_far: int, now: datetime) -> list[Outgoing]:
-    """`cap_replies` for a sender who has had `so_far` answers this hour."""
+def capped(
+    sender: str,
+    messages: list[Outgoing],
+    so_far: int,
+    now: datetime,
+    *,
+    registered: bool = False,
+) -> list[Outgoing]:
+    """`cap_replies` for a sender who has had `so_far` answers this hour
+    (`registered`: a player's address, never capped)."""
     key = sender.lower()
     back = answers_back(sender, messages)
     if not back:
         return messages
     room = REPLIES_PER_HOUR - so_far
-    if all_fit(so_far, len(back)):  # the usual case: every answer goes
+    if registered or all_fit(so_far, len(back)):  # the usual case: every answer goes
         keep, notice = len(back), False
-    elif room > 0:  # the hour fills up now: what fits, the last place for the notice
+    elif room > 0:  # a stranger's hour fills up now: what fits, the last place for the notice
         keep, notice = room - 1, True
     else:
         keep, notice = 0, False
@@ -97,14 +125,20 @@ def capped(sender: str, messages: list[Outgoing], so_far: int, now: datetime) ->
 
 
 def paused_notice(sender: str, now: datetime) -> Outgoing:
+    """The last answer a stranger's address gets this hour: what is dropped
+    from now on, and until when."""
     resume = now + WINDOW
     return Outgoing(
         (sender,),
         "pbem replies paused",
         f"This address has had {REPLIES_PER_HOUR} mails in answer to its commands within "
-        "an hour, the most the server sends one address (it keeps robots from mailing it "
-        "in a loop). Commands from it still run and the other players still get their "
-        f"mails, but the answers to it wait: send again after {resume:%Y-%m-%d %H:%M} UTC, "
-        "or follow your boards on the web meanwhile.\n",
+        "an hour, the most the server sends an address that belongs to no player (it keeps "
+        "robots from mailing it in a loop, and forged mail from reaching strangers).\n\n"
+        f"Until {resume:%Y-%m-%d %H:%M} UTC, the answers to commands from this address are "
+        "not sent: they are dropped, not kept, errors included. The commands still run, and "
+        "the other players still get their mails. After that time, send again any command "
+        "whose answer you need.\n\n"
+        "A player's own addresses are never capped: if this is yours, add it to your "
+        "account ('add USERID PASSWORD ADDRESS') and every answer comes at once.\n",
         answers=sender.lower(),
     )
