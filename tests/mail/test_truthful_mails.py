@@ -8,7 +8,7 @@ command a step of the game asks for."""
 from __future__ import annotations
 
 from tests.mail.conftest import Door
-from tests.mail.test_story_by_mail import ANN, BOB, exchange, players, to
+from tests.mail.test_story_by_mail import ANN, BOB, exchange, players, tick, to
 
 CAT, WENDY = "cat@example.org", "wendy@example.org"
 
@@ -70,3 +70,49 @@ def test_a_board_against_a_bot_says_its_first_move_may_take_a_minute(door: Door)
         mail.text
     )
     assert "is warming up" in mail.text and "after that its moves come in seconds" in mail.text
+
+
+def test_a_reminder_under_a_pending_draw_says_the_board_is_drawn(door: Door) -> None:
+    players(door, "vasco -size=3 --nagtime=1 --forfeittime=3")
+    exchange(door, ANN, "vasco move 1 ann annpass1 a0,0")
+    exchange(door, ANN, "vasco propose 1 ann annpass1")  # bob to move, a draw proposed
+    door.clock.advance(days=1, hours=1)
+    nags = tick(door)
+    nag = next(m for m in nags if m.subject == "Vasco Board 1 bob (reminder)")
+    assert "without a move by 2026-11-24 09:00 UTC, the board is drawn." in nag.text
+    assert "you forfeit" not in nag.text
+    door.clock.advance(days=2)
+    ended = tick(door)
+    assert to(ended, BOB).text.startswith("Game over: drawn: the proposal stood unanswered")
+
+
+def test_a_reminder_of_an_unanswered_challenge_says_it_will_not_start(door: Door) -> None:
+    exchange(door, ANN, "signup ann annpass1")
+    exchange(door, BOB, "signup bob bobpass1")
+    exchange(door, ANN, "vacu challenge ann bob -komi=3 --nagtime=1 --forfeittime=3")
+    exchange(door, ANN, "vacu move 1 ann annpass1 e5")
+    door.clock.advance(days=1, hours=1)
+    [nag] = tick(door)
+    assert nag.to == BOB
+    assert "It has been your move on board 1 for 1 day." in nag.text
+    assert "without a move by 2026-11-24 09:00 UTC, the board simply ends unplayed" in nag.text
+    assert "'vacu resign 1 bob PASSWORD'" in nag.text
+    assert "you forfeit" not in nag.text
+    door.clock.advance(days=2)
+    ended = tick(door)
+    assert to(ended, ANN).text.startswith("Game over: bob never answered the challenge")
+
+
+def test_a_digest_names_no_one_on_a_board_played_alone_and_offers_no_digest(
+    door: Door,
+) -> None:
+    exchange(door, ANN, "signup ann annpass1")
+    exchange(door, ANN, "vasco challenge ann ann -size=3")
+    exchange(door, ANN, "mail ann annpass1 digest")
+    door.clock.advance(days=1, hours=1)
+    [digest] = tick(door)
+    assert digest.subject == "pbem digest ann: 1 board awaits you"
+    assert "Vasco board 1 (you play both sides), move 1, waiting 1 day\n" in digest.text
+    assert "against ," not in digest.text
+    assert "who chose one digest a day" in digest.text
+    assert "'mail ann PASSWORD digest'" not in digest.text

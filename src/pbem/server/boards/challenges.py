@@ -5,8 +5,9 @@ that game at once, and, as pbmserv's did, stand for the future: after
 
 A challenge starts its board at once; it is open for a player until they
 move on it or accept it. The challenger chose the board and a bot takes
-every challenge: their seats are accepted from the start (`start_board`). Declining ends the board unrated. Accepting keeps
-it going and means a later resignation counts like any other.
+every challenge: their seats are accepted from the start (`start_board`).
+Declining ends the board unrated. Accepting keeps it going and means a later
+resignation counts like any other.
 """
 
 from __future__ import annotations

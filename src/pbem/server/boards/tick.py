@@ -218,12 +218,25 @@ def remind_of_draw(ctx: Context, board: Board, players: list[User], *, delay: bo
 
 def nag(ctx: Context, board: Board, player: User, waited: timedelta) -> None:
     title = get_game(board.game).title
-    lines = [f"It has been your move on board {board.id} for {waited.days} days."]
-    if board.forfeit_days:
-        deadline = forfeit_time(board)
-        lines.append(f"Without a move by {deadline:%Y-%m-%d %H:%M} UTC you forfeit.")
-    lines.append(f"On vacation? 'vacation {player.userid} PASSWORD on' stops the clock.")
+    days = waited.days
+    lines = [f"It has been your move on board {board.id} for {days} day{'' if days == 1 else 's'}."]
     seat = board.to_move
+    assert seat is not None  # (a nag goes to the player to move)
+    deadline = forfeit_time(board)
+    when = "" if deadline is None else f"{deadline:%Y-%m-%d %H:%M} UTC"
+    if deadline is not None and draw_votes(ctx, board):
+        lines.append(
+            f"A draw is proposed on this board: without a move by {when}, the board is drawn."
+        )
+    elif deadline is not None and can_decline(board, seat):
+        lines.append(
+            f"You have not taken up this challenge: without a move by {when}, the board "
+            "simply ends unplayed, unrated, and nobody wins. To decline it now: "
+            f"'{board.game} resign {board.id} {player.userid} PASSWORD'."
+        )
+    elif deadline is not None:
+        lines.append(f"Without a move by {when} you forfeit.")
+    lines.append(f"On vacation? 'vacation {player.userid} PASSWORD on' stops the clock.")
     view = view_in(ctx.session, board)
     body = board_body(view, rebuild(board), seat)  # the board, as pbmserv's nag had it
     ctx.reply.send(
@@ -275,14 +288,17 @@ def send_digest(ctx: Context, user_id: int) -> None:
     lines = [f"Boards awaiting your move, {user.userid}:"]
     for board in waiting:
         others = " and ".join(n for n in players_of(board) if n != user.userid)
+        against = f"against {others}" if others else "(you play both sides)"
         days = (ctx.now - board.updated_at).days
         lines.append(
-            f"  {get_game(board.game).title} board {board.id} against {others}, "
-            f"move {board.version + 1}, waiting {days} days"
+            f"  {get_game(board.game).title} board {board.id} {against}, "
+            f"move {board.version + 1}, waiting {days} day{'' if days == 1 else 's'}"
         )
+    count = len(waiting)
+    await_ = "1 board awaits you" if count == 1 else f"{count} boards await you"
     ctx.reply.send(
         main_address(user),
-        f"pbem digest {user.userid}: {len(waiting)} boards await you",
+        f"pbem digest {user.userid}: {await_}",
         "\n".join(lines) + "\n",
     )
 

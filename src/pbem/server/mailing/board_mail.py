@@ -78,11 +78,11 @@ def heading(board: BoardView, state: State[Any]) -> list[str]:
     options = board.parsed_options().args()
     timing = []
     if board.nag_days:
-        timing.append(f"nags after {board.nag_days} days")
+        timing.append(f"nags after {days(board.nag_days)}")
     if board.forfeit_days:
-        timing.append(f"forfeits after {board.forfeit_days} days")
+        timing.append(f"forfeits after {days(board.forfeit_days)}")
     if board.total_days:
-        timing.append(f"each player has {board.total_days} days in all")
+        timing.append(f"each player has {days(board.total_days)} in all")
     extras = []
     if options:
         extras.append("Options: " + " ".join(options) + ".")
@@ -91,6 +91,10 @@ def heading(board: BoardView, state: State[Any]) -> list[str]:
     if extras:
         lines.append(" ".join(extras))
     return lines
+
+
+def days(count: int) -> str:
+    return f"{count} day" + ("" if count == 1 else "s")
 
 
 def move_columns(board: BoardView, state: State[Any]) -> list[str]:

@@ -36,7 +36,19 @@ def stop_token_of(userid_key: str, password_hash: str) -> str:
     return digest.hexdigest()[:20]
 
 
-def stop_line(userid: str) -> str:
+def stop_line(userid: str, preference: str = "every") -> str:
+    """The account's stop line, for what it chose (`mail`): a digest reader
+    is not told how to get a digest."""
+    if preference == "digest":
+        return (
+            f"You get this mail as {userid}, who chose one digest a day. Board mails "
+            f"again: 'mail {userid} PASSWORD every'; no mail: '... none'."
+        )
+    if preference == "none":
+        return (
+            f"You get this mail as {userid}, in answer to a command (you chose no board "
+            f"mail). Board mails again: 'mail {userid} PASSWORD every'."
+        )
     return (
         f"You get this mail as {userid}. For fewer mails: "
         f"'mail {userid} PASSWORD digest' (one a day) or '... none'."
@@ -65,6 +77,6 @@ def with_footers(session: Session, messages: list[Outgoing]) -> list[Outgoing]:
         footer = message.footer
         if footer is None:
             user = accounts.get(message.to[0].lower()) if len(message.to) == 1 else None
-            footer = STRANGER if user is None else stop_line(user.userid)
+            footer = STRANGER if user is None else stop_line(user.userid, user.mail_preference)
         done.append(signed(message, footer))
     return done

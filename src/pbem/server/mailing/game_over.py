@@ -53,7 +53,12 @@ def _outcome(board: Board, names: list[str]) -> str:
     endings say who won already: 'ann resigned; bob wins')."""
     reason = board.result or "the game ended"
     if board.winner is None:
-        said_so = board.ending in (Ending.AGREED_DRAW, Ending.STANDING_DRAW, Ending.DECLINED)
+        said_so = board.ending in (
+            Ending.AGREED_DRAW,
+            Ending.STANDING_DRAW,
+            Ending.DECLINED,
+            Ending.UNANSWERED,
+        )  # (a challenge declined or never answered: no game, so no "no winner")
         return reason if said_so else f"no winner; {reason}"
     return f"{names[board.winner]} wins; {reason}" if board.ending is Ending.RULES else reason
 
