@@ -7,6 +7,7 @@ command a step of the game asks for."""
 
 from __future__ import annotations
 
+from pbem.games import get_game
 from tests.mail.conftest import Door
 from tests.mail.test_story_by_mail import ANN, BOB, exchange, players, tick, to
 
@@ -116,3 +117,19 @@ def test_a_digest_names_no_one_on_a_board_played_alone_and_offers_no_digest(
     assert "against ," not in digest.text
     assert "who chose one digest a day" in digest.text
     assert "'mail ann PASSWORD digest'" not in digest.text
+
+
+def test_the_game_over_mail_lists_every_move(door: Door) -> None:
+    players(door, "vasco -size=12")
+    state = get_game("vasco").start(["-size=12"])
+    for number in range(1, 26):
+        going_on = (m for m in state.legal_moves() if state.play(m).result is None)
+        text = state.move_text(next(going_on))
+        state = state.play_text(text)
+        who, sender = ("ann", ANN) if number % 2 else ("bob", BOB)
+        mails = exchange(door, sender, f"vasco move 1 {who} {who}pass1 {text}#{number}")
+        if number == 25:
+            assert "... 5 earlier moves" in to(mails, ANN).text  # a game on: the last 20
+    over = to(exchange(door, BOB, "vasco resign 1 bob bobpass1"), ANN).text
+    assert "earlier moves" not in over
+    assert "    1. ann " in over and "   25. ann " in over

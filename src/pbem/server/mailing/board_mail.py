@@ -98,9 +98,10 @@ def days(count: int) -> str:
 
 
 def move_columns(board: BoardView, state: State[Any]) -> list[str]:
-    """The recent moves, two to a line: number, player, move (note)."""
+    """The recent moves, two to a line: number, player, move (note); every
+    move of a finished game, as pbmserv's last mail had them."""
     records = list(state.history)
-    first = max(0, len(records) - RECENT_MOVES)
+    first = 0 if board.status.over else max(0, len(records) - RECENT_MOVES)
     cells = []
     for number, record in enumerate(records[first:], start=first + 1):
         played = board.moves[number - 1] if number <= len(board.moves) else None
