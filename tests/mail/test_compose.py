@@ -129,7 +129,7 @@ def test_headers_of_a_reply_to_a_command_mail(server: Server) -> None:
     assert message["Subject"] == row.subject
     assert message["Message-ID"] == row.message_id
     assert message["In-Reply-To"] == COMMAND_ID
-    assert message["References"] == COMMAND_ID
+    assert message["References"] == f"<board-1@example.net> {COMMAND_ID}"  # the board's root
     assert message["Auto-Submitted"] == "auto-replied"
     assert message["X-Auto-Response-Suppress"] == "All"
     assert "Precedence" not in message
@@ -164,8 +164,28 @@ def test_headers_of_a_mail_that_answers_no_mail(server: Server) -> None:
     assert row.in_reply_to is None
     assert message["Auto-Submitted"] == "auto-generated"
     assert "In-Reply-To" not in message
-    assert "References" not in message
+    assert message["References"] == "<board-1@example.net>"  # threads with the board's others
     assert "stop%20bob%20" in message["List-Unsubscribe"]
+
+
+def test_every_mail_of_a_board_carries_its_root_and_no_other_does(server: Server) -> None:
+    """Board mails, a chat and an error about the board (no picture: known
+    by the Subject) share `<board-1@DOMAIN>`; a signup mail has none."""
+    server.handle("bob@example.org", "vasco chat 1 bob secret2", "Hi!", message_id="<c@x.org>")
+    server.handle("bob@example.org", "vasco move 1 bob secret2 zz9", message_id="<e@x.org>")
+    with server.sessions() as session:
+        rows = outbox(session)
+        heads = {
+            (tuple(row.recipients), row.subject): compose(session, row, SETTINGS)["References"]
+            for row in rows
+        }
+    board = {key: refs for key, refs in heads.items() if " Board 1 " in f"{key[1]} "}
+    subjects = {key[1] for key in board}
+    for kind in ("New Vasco Board 1 alice", "Vasco Board 1 bob", "Vasco Board 1 chat from bob"):
+        assert any(subject.startswith(kind) for subject in subjects), (kind, subjects)
+    assert "Vasco Board 1 Error" in subjects
+    assert all(str(refs).split()[0] == "<board-1@example.net>" for refs in board.values())
+    assert heads[(("bob@example.org",), "pbem signup bob")] is None
 
 
 def test_no_list_unsubscribe_for_a_stranger_or_several_recipients(server: Server) -> None:

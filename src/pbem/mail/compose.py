@@ -28,7 +28,7 @@ import jinja2
 from sqlalchemy import Engine, bindparam, select
 from sqlalchemy.orm import Session
 
-from ..games import get_game
+from ..games import GAMES, get_game
 from ..games.base import Options
 from ..server import BoardViews, pictures, stop_token_of
 from ..settings import Settings
@@ -50,6 +50,12 @@ _TEMPLATES = jinja2.Environment(
     undefined=jinja2.StrictUndefined,
 )
 _BLANKS = re.compile(r"\s+")
+# A board's mails by their Subject, pbmserv's 'Vasco Board 12 ...' (a 'New'
+# before it on the first): errors and chat carry no board picture, so the
+# Subject is how they are known as the board's.
+_BOARD_SUBJECT = re.compile(
+    r"\s*(?:new\s+)?(?:" + "|".join(GAMES) + r")\s+board\s+(\d+)\b", re.IGNORECASE
+)
 
 
 def compose(session: Session, row: OutboxMessage, settings: Settings) -> EmailMessage:
@@ -69,7 +75,9 @@ def compose(session: Session, row: OutboxMessage, settings: Settings) -> EmailMe
     answered = _angled(row.in_reply_to) if row.in_reply_to else ""
     if answered:
         message["In-Reply-To"] = answered
-        message["References"] = answered
+    references = " ".join(one for one in (thread_root(row, settings), answered) if one)
+    if references:
+        message["References"] = references
     # RFC 3834: machine-made mail; vacation responders and Exchange stay quiet.
     message["Auto-Submitted"] = "auto-replied" if answered else "auto-generated"
     message["X-Auto-Response-Suppress"] = "All"
@@ -99,6 +107,18 @@ def compose(session: Session, row: OutboxMessage, settings: Settings) -> EmailMe
             html_part.attach(_picture_part(picture, cid, f"board-{row.board_id}.png"))
             _set_boundaries(message, (row.body, html_text))
     return message
+
+
+def thread_root(row: OutboxMessage, settings: Settings) -> str:
+    """`<board-9@DOMAIN>` for every mail of board 9 (by its picture's board,
+    else by its Subject), "" for any other: a stable root in `References`,
+    so a board's mails thread together for every reader, the opponent's
+    (which answer no mail of theirs) and a subscriber's too."""
+    board = row.board_id
+    if board is None:
+        found = _BOARD_SUBJECT.match(row.subject)
+        board = int(found.group(1)) if found else None
+    return "" if board is None else f"<board-{board}@{settings.domain}>"
 
 
 def _picture_part(picture: Picture, cid: str, filename: str) -> EmailMessage:
