@@ -61,6 +61,7 @@ bench: $(STAMP)
 	$(PY) -m bench.playouts convacu --size 9 --seconds 20
 	$(PY) -m bench.server
 	$(PY) -m bench.load --db both
+	$(PY) -m bench.nginx --rounds 2
 
 # The whole server in one process: SMTP listener, mail delivery, the periodic
 # tick; it upgrades the database first. Settings: PBEM_* or pbem.toml.
