@@ -45,11 +45,21 @@ class RateLimit(logging.Filter):
             return False
 
 
+# Libraries' loggers whose INFO lines say nothing a host acts on: heard
+# from only when something goes wrong.
+QUIET = (
+    "mail.log",  # aiosmtpd: a line per connection
+    "alembic.runtime.plugins",  # "setup plugin ...": seven lines at every start
+    "pyvips",  # "VIPS: threadpool completed with 1 workers": a line per board drawn
+)
+
+
 def configure(level: int = logging.INFO) -> None:
-    """Standard error, one line per event, rate-limited; the SMTP library's
-    line per connection only when something goes wrong."""
+    """Standard error, one line per event, rate-limited; the libraries'
+    routine lines (`QUIET`) only when something goes wrong."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter(FORMAT))
     handler.addFilter(RateLimit())
     logging.basicConfig(level=level, handlers=[handler], force=True)
-    logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd: a line per connection
+    for name in QUIET:
+        logging.getLogger(name).setLevel(max(level, logging.WARNING))
