@@ -71,3 +71,30 @@ def test_a_taken_open_challenge_is_accepted_by_both(server: Server) -> None:
     assert all("Happy to play, wendy!" in body for *_, body in mails)
     with server.sessions() as session:
         assert all(p.accepted for p in session.get_one(Board, 1).players)
+
+
+def test_a_move_number_from_the_future_is_not_called_stale(server: Server) -> None:
+    signup(server, "ann", "bob")
+    mail(server, "ann", "vasco challenge ann bob -size=12")
+    mail(server, "ann", "vasco move 1 ann pw-ann a0,0#1")
+    mail(server, "bob", "vasco move 1 bob pw-bob b1,0#2")
+    [(_, subject, body)] = mail(server, "ann", "vasco move 1 ann pw-ann c2,0#7")
+    assert subject == "Vasco Board 1 Error"
+    assert body.startswith(
+        "Board 1 is at move 3, but this mail was for move 7, which the board has not reached, "
+        "so nothing was played: write #3 after the move, or leave the number out."
+    )
+    assert "stale" not in body
+    [(_, _, old)] = mail(server, "ann", "vasco move 1 ann pw-ann c2,0#2")
+    assert "this mail was for move 2: it is stale or came twice" in old
+    assert board(server).version == 2
+
+
+def test_a_pass_in_a_game_without_passing_says_so(server: Server) -> None:
+    signup(server, "ann", "bob")
+    mail(server, "ann", "vasco challenge ann bob -size=12")
+    for line in ("vasco move 1 ann pw-ann pass#1", "vasco pass 1 ann pw-ann"):
+        [(_, subject, body)] = mail(server, "ann", line)
+        assert subject == "Vasco Board 1 Error"
+        assert body.startswith("Vasco has no passing: every turn is a move")
+    assert board(server).version == 0

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import delete, select, update
 
+from ...games import get_game
 from ...games.base import Game, MoveError, MoveSyntaxError, OptionError, State
 from ...store import Board, ChatLine, PendingMove, User
 from ...store.boards import StaleBoard, apply_move, create_board, players_of, rebuild
@@ -245,7 +246,7 @@ def your_turn(
     user = login(ctx, userid, password)
     seat = seat_of(board, user)
     if number is not None and number != board.version + 1:
-        raise stale(board, number)
+        raise stale(board, number, written=True)
     state = active_state(board)
     if state.to_move != seat:
         assert state.to_move is not None
@@ -258,9 +259,21 @@ def your_turn(
     return board, user
 
 
-def stale(board: Board, number: int | None) -> CommandError:
+def stale(board: Board, number: int | None, written: bool = False) -> CommandError:
+    """A move for another move number than the board's next: an old one (a
+    mail sent before the board moved on, or sent twice), or (`written` by
+    the player as `#N`) one the board has not reached, a slip of the keys."""
+    next_number = board.version + 1
+    if written and number is not None and number > next_number:
+        return CommandError(
+            f"Board {board.id} is at move {next_number}, but this mail was for move {number}, "
+            f"which the board has not reached, so nothing was played: write #{next_number} "
+            "after the move, or leave the number out.",
+            board.id,
+            kind=CONFLICT,
+        )
     return CommandError(
-        f"Board {board.id} is at move {board.version + 1}, but this mail was for move "
+        f"Board {board.id} is at move {next_number}, but this mail was for move "
         f"{number}: it is stale or came twice, so nothing was played.",
         board.id,
         kind=CONFLICT,
@@ -319,8 +332,12 @@ def sides_chosen(
 
 
 def move_refused(text: str, board: Board, error: MoveError) -> CommandError:
-    """A move the rules refuse (a conflict), or that cannot be read (malformed)."""
+    """A move the rules refuse (a conflict), or that cannot be read
+    (malformed); `pass` in a game without passing says so."""
     kind = MALFORMED if isinstance(error, MoveSyntaxError) else CONFLICT
+    game = get_game(board.game)
+    if text.strip().lower() == "pass" and not game.can_pass:
+        return no_passing(game, board.id)
     return CommandError(
         f"Move {text} cannot be played on board {board.id}: {error.reason}.", board.id, kind=kind
     )
@@ -386,8 +403,15 @@ def confirm(ctx: Context, game: Game, command: commands.Confirm) -> None:
 def pass_turn(ctx: Context, game: Game, command: commands.Pass) -> None:
     """`pass` is the move `pass`, in the games that have one."""
     if not game.can_pass:
-        raise CommandError(f"{game.title} has no passing: every turn is a move.")
+        raise no_passing(game, command.board)
     play(ctx, game, as_move(command, "pass"))
+
+
+def no_passing(game: Game, board_id: int) -> CommandError:
+    return CommandError(
+        f"{game.title} has no passing: every turn is a move (the board mail shows an example).",
+        board_id,
+    )  # (malformed: no such move in the game)
 
 
 def as_move(command: commands.Guarded, text: str) -> commands.Move:
