@@ -114,9 +114,10 @@ def test_help_lists_the_commands_and_each_games_rules(server: Server) -> None:
     [general] = server.handle("who@example.org", "help").mails
     assert "GAME move BOARD USERID PASSWORD MOVE[#N]" in general.body
     [rules] = server.handle("who@example.org", "TRUGO HELP").mails
-    assert rules.subject == "Trugo help" and rules.body.startswith("# Trugo")
+    assert rules.subject == "Trugo help" and rules.body.startswith("Trugo by mail\n")
+    assert "\nTrugo\n=====\n" in rules.body  # the rules follow, as plain text
     [same] = server.handle("who@example.org", "help convacu").mails
-    assert same.body.startswith("# Vacu")
+    assert same.body.startswith("Convacu by mail\n") and "\nVacu and Convacu\n" in same.body
 
 
 def challenge(server: Server, line: str = "vasco challenge alice bob -size=12") -> int:
@@ -234,7 +235,8 @@ def test_games_lists_boards_by_players_and_selector(server: Server) -> None:
         "Vasco boards:\n"
         "      1  alice against bob  Move 1: alice to move.\n"
         "      2  carol against dave  Move 1: carol to move.\n"
-        "      3  dave against carol  Game over: dave declined the challenge; not rated.\n\n"
+        "      3  dave against carol  "
+        "Declined: dave declined the challenge; not rated (no moves).\n\n"
     )
     [some] = server.handle("x@example.org", "vasco games bob dave active").mails
     assert some.subject == "Vasco games bob dave active"

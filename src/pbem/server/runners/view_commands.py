@@ -16,7 +16,7 @@ from ...store.boards import rebuild
 from ..context import Context, board_of, login, seat_of, sender_account
 from ..errors import CONFLICT, MALFORMED, CommandError
 from ..language import commands
-from ..language.help_subjects import HELP_SUBJECTS
+from ..language.help_subjects import HELP_SUBJECTS, game_help
 from ..language.messages import MailedBoard
 from ..language.registry import command_list, runs
 from ..language.words import game_named
@@ -201,7 +201,7 @@ def games(ctx: Context, game: Game, command: commands.Games) -> None:
         said = (
             f"Move {line.move}: {line.to_move} to move."
             if line.to_move
-            else (f"Game over: {line.status}.")
+            else f"{line.status} ({counted(line.move, 'move')})."
         )
         lines.append(f"  {board.id:>5}  {' against '.join(line.players)}  {said}")
     if not boards:
@@ -210,16 +210,23 @@ def games(ctx: Context, game: Game, command: commands.Games) -> None:
     ctx.reply.send(ctx.sender, topic, "\n".join(lines) + "\n")
 
 
+def counted(count: int, thing: str) -> str:
+    """'no moves', '1 move', '12 moves'."""
+    if count == 0:
+        return f"no {thing}s"
+    return f"1 {thing}" if count == 1 else f"{count} {thing}s"
+
+
 @runs(commands.Help)
 def help_text(ctx: Context, command: commands.Help) -> None:
     """The list of commands, a game's rules, or another help subject; a
     mail for each subject named."""
     first = command.game or command.subject
     for topic in (first, *command.more):
-        if topic in GAMES:
+        if topic in GAMES:  # how to play it by mail first, then its rules, as plain text
             game = game_named(topic)
-            ctx.reply.send(ctx.sender, f"{game.title} help", rules_text(game))
+            ctx.reply.send(ctx.sender, f"{game.title} help", game_help(game, rules_text(game)))
         elif topic in HELP_SUBJECTS:
             ctx.reply.send(ctx.sender, f"pbem help {topic}", HELP_SUBJECTS[topic])
-        else:
-            ctx.reply.send(ctx.sender, "pbem help", command_list())
+        else:  # (a mail shows no Markdown: 'pbem send', not `pbem send`)
+            ctx.reply.send(ctx.sender, "pbem help", command_list().replace("`", "'"))

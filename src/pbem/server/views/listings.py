@@ -18,8 +18,10 @@ from ...games.base import Options, State
 from ...store import Board, BoardPlayer, BoardStatus, Rating, RatingEvent, User
 from ...store.boards import options_of, players_of
 from .board_view import BoardView
+from .outcomes import outcome
 
 FILTERS = ("active", "finished", "mine", "awaiting")
+SAMPLE_KOMI = "komi6"  # the komi a sample picture's komi step names
 
 
 @dataclass(frozen=True)
@@ -29,8 +31,8 @@ class BoardLine:
     id: int
     game: str
     players: list[str]
-    move: int  # the number of the next move
-    status: str  # whose move, or the result
+    move: int  # the number of the next move; a finished board's last move
+    status: str  # whose move, or how it ended ("easybot won: ...", outcomes.py)
     to_move: str | None
     options: str
     finished: bool
@@ -40,12 +42,16 @@ class BoardLine:
 def line_of(
     board: Board | BoardView, players: list[str], to_move: str | None, options: Options
 ) -> BoardLine:
+    if to_move:
+        status = f"{to_move} to move"
+    else:
+        status = outcome(board.game, players, board.winner, board.ending, board.result)
     return BoardLine(
         id=board.id,
         game=board.game,
         players=players,
-        move=board.version + 1,
-        status=f"{to_move} to move" if to_move else board.result or "over",
+        move=board.version + 1 if to_move else board.version,
+        status=status,
         to_move=to_move,
         options=" ".join(options.args()),
         finished=to_move is None,
@@ -153,7 +159,11 @@ def sample_svg(game_name: str) -> str:
         moves = state.legal_moves()
         if state.result is not None or not moves:
             break
-        state = state.play(rng.choice(moves))
+        texts = [state.move_text(move) for move in moves]
+        # A komi step (Vacu's first move) names a komi as players do, not
+        # one drawn at random from -81 to 81 (the picture read "Komi -45").
+        usual = [move for move, text in zip(moves, texts, strict=True) if text == SAMPLE_KOMI]
+        state = state.play(usual[0] if usual else rng.choice(moves))
     return state.svg_board()
 
 
