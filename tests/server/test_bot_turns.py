@@ -46,7 +46,7 @@ def test_a_bot_accepts_a_challenge_at_once_and_gets_no_mail(server: Server) -> N
     assert [m.to for m in sent.mails] == [("ann@example.org",)]
     assert "hardbot (a bot) accepts at once." in sent.mails[0].body
     board = board_row(server)
-    assert [player.accepted for player in board.players] == [False, True]
+    assert [player.accepted for player in board.players] == [True, True]  # ann chose it too
 
 
 def test_bots_play_only_against_people(server: Server) -> None:

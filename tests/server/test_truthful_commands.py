@@ -10,7 +10,8 @@ import itertools
 from sqlalchemy import select
 
 from pbem.server import Server
-from pbem.store import Board, BoardStatus, Ending
+from pbem.server.bot_turns import answer, play, waiting
+from pbem.store import Board, BoardStatus, Ending, OutboxMessage
 from tests.server.test_commands import signup
 
 _ids = itertools.count(1)
@@ -98,3 +99,42 @@ def test_a_pass_in_a_game_without_passing_says_so(server: Server) -> None:
         assert subject == "Vasco Board 1 Error"
         assert body.startswith("Vasco has no passing: every turn is a move")
     assert board(server).version == 0
+
+
+def outbox(server: Server) -> list[OutboxMessage]:
+    with server.sessions() as session:
+        return list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+
+
+def test_a_bot_refusing_an_undo_says_why(server: Server) -> None:
+    signup(server, "ann")
+    mail(server, "ann", "vasco challenge ann easybot -size=12")
+    mail(server, "ann", "vasco move 1 ann pw-ann a0,0")
+    [turn] = waiting(server)
+    play(server, turn, "b1,0")
+    mail(server, "ann", "vasco undo 1 ann pw-ann")
+    [undo] = waiting(server)
+    seen = len(outbox(server))
+    assert answer(server, undo, yes=False) is None
+    [told] = [m for m in outbox(server)[seen:] if m.recipients == ["ann@example.org"]]
+    assert told.subject == "Vasco Board 1 proposal rejected **"
+    assert "easybot rejects taking back the last move on board 1; play goes on." in told.body
+    assert "easybot writes:\n> I take no move back: as in a tournament, a move played stands." in (
+        told.body
+    )
+
+
+def test_only_who_has_not_voted_is_told_how_to_answer_a_proposal(server: Server) -> None:
+    signup(server, "ann", "bob", "carol")
+    mail(server, "ann", "vasco challenge ann bob -size=12")
+    mail(server, "carol", "vasco subscribe carol pw-carol 1")
+    mail(server, "ann", "vasco move 1 ann pw-ann a0,0")
+    told = {to: body for to, _, body in mail(server, "bob", "vasco propose 1 bob pw-bob")}
+    assert set(told) == {"ann@example.org", "bob@example.org", "carol@example.org"}
+    assert (
+        "Reply with 'vasco accept 1 ann PASSWORD' or 'vasco reject 1 ann PASSWORD'."
+        in (told["ann@example.org"])
+    )
+    assert "Reply with" not in told["bob@example.org"]  # the proposer
+    assert "Reply with" not in told["carol@example.org"]  # a subscriber has no vote
+    assert all("USERID" not in body for body in told.values())

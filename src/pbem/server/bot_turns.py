@@ -165,10 +165,20 @@ def resign(server: Server, turn: BotTurn) -> str | None:
     return _run(server, turn, command)
 
 
+# Why a bot says no, passed on with its answer as a player's comment would be.
+REFUSALS = {
+    UNDO: "I take no move back: as in a tournament, a move played stands.",
+    DRAW: "My search does not see this game as a draw yet, so I play on.",
+}
+
+
 def answer(server: Server, turn: BotTurn, yes: bool) -> str | None:
-    """Accept or reject what is proposed on the board."""
-    kind = Accept if yes else Reject
-    return _run(server, turn, kind(game=turn.game, board=turn.board, userid=turn.bot))
+    """Accept or reject what is proposed on the board (a refusal says why)."""
+    if yes:
+        return _run(server, turn, Accept(game=turn.game, board=turn.board, userid=turn.bot))
+    reason = REFUSALS.get(turn.task, "")
+    command = Reject(game=turn.game, board=turn.board, userid=turn.bot, comment=reason)
+    return _run(server, turn, command)
 
 
 def _run(server: Server, turn: BotTurn, command: Accept | Reject | Move | Resign) -> str | None:

@@ -153,12 +153,18 @@ def announce(ctx: Context, board: Board, what: str, kind: str, user: User, comme
     names = players_of(board)
     voted = voted_seats(ctx, board, kind)
     missing = ", ".join(names[p.seat] for p in board.players if p.seat not in voted)
+    waiting_for = {p.user_id for p in board.players if p.seat not in voted}
     for reader in readers(ctx, board):
+        answer = ""
+        if reader.id in waiting_for:  # (not who voted, nor a subscriber: they have no vote)
+            answer = (
+                f" Reply with '{board.game} accept {board.id} {reader.userid} PASSWORD' or "
+                f"'{board.game} reject {board.id} {reader.userid} PASSWORD'."
+            )
         ctx.reply.send(
             main_address(reader),
             starred(f"{title} Board {board.id} {kind} proposed", comment),
-            f"{what} on board {board.id}. Waiting for: {missing}. Reply with "
-            f"'{board.game} accept {board.id} USERID PASSWORD' or '... reject ...'.\n"
+            f"{what} on board {board.id}. Waiting for: {missing}.{answer}\n"
             + quoted(comment, user.userid),
         )
     ctx.reply.did(Effect.VOTED)
