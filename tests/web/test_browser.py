@@ -250,7 +250,7 @@ def test_the_special_moves_menu_draw_and_resign(ui: UI, live: LiveSite) -> None:
     bob.open_board("trugo", board_id)
     bob.open_menu()
     bob.shot("menu-open")
-    expect(bob.page.locator(".flash.proposal")).to_contain_text("Alice proposed a draw")
+    expect(bob.page.locator(".flash.proposal")).to_contain_text("alice proposed a draw")
     bob.page.locator("section.menu button[value=accept]").click()
     bob.expect_flash("Everyone agreed: the game is drawn.")
     row = live.board(board_id)
@@ -260,7 +260,7 @@ def test_the_special_moves_menu_draw_and_resign(ui: UI, live: LiveSite) -> None:
     expect(alice.page.locator("section.menu")).to_have_count(0, timeout=15_000)
     expect(alice.page.locator("#board")).to_have_attribute("data-my-turn", "false")
     for player in (alice, bob):
-        expect(player.page.locator("#status")).to_contain_text("Game over: drawn by agreement")
+        expect(player.page.locator("#status")).to_contain_text("Game over. Drawn by agreement.")
     alice.shot("drawn")
     bob.shot("drawn")
 

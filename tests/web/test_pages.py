@@ -109,7 +109,11 @@ def test_the_pages_anyone_can_see(server: Server, alice: TestClient, bob: TestCl
     assert visitor.get("/convacu").status_code == 200
     assert visitor.get("/vasco/standings").status_code == 200
     page = visitor.get("/vasco/1")
-    assert page.status_code == 200 and "<svg" in page.text and "Alice to move." in page.text
+    assert (
+        page.status_code == 200
+        and "<svg" in page.text
+        and "<strong>alice to move.</strong>" in page.text
+    )
     assert 'id="move-form"' not in page.text  # not a player: no move entry
     assert visitor.get("/players/ALICE").status_code == 200
     assert "Awaiting alice" in visitor.get("/players/alice").text
@@ -263,7 +267,7 @@ def test_resigning_from_the_menu(server: Server, alice: TestClient, bob: TestCli
     bob.post("/vasco/1/move", data={"csrf": btoken, "move": "b1,0", "number": "2"})
     assert board_row(server).result == "alice resigned; bob wins"
     page = bob.get("/vasco/1")
-    assert "Game over:</strong> alice resigned; bob wins." in page.text
+    assert "Game over.</strong> bob won: alice resigned." in page.text
     assert "/poll" not in page.text
 
 
@@ -416,7 +420,7 @@ def test_proposals_show_and_out_of_turn_resignations_say_so(
     voted = alice.post("/vasco/1/special", data={"csrf": token, "what": "draw"})
     assert "Your vote is in; the others have been asked." in flashes(voted.text)
     page = bob.get("/vasco/1")
-    assert "Alice proposed a draw; waiting for bob." in text(page)
+    assert "alice proposed a draw; waiting for bob." in text(page)
     assert "Accept what is proposed" in page.text
     rejected = bob.post("/vasco/1/special", data={"csrf": btoken, "what": "reject"})
     assert "The proposal is rejected; play goes on." in flashes(rejected.text)

@@ -33,6 +33,7 @@ router = APIRouter(include_in_schema=False)
 # (those ask for a confirmation first).
 SPECIAL: dict[str, tuple[type[commands.OnBoard], bool]] = {
     "resign": (commands.Resign, True),
+    "decline": (commands.Resign, True),  # resigning before one's first move declines
     "draw": (commands.Propose, False),
     "undo": (commands.Undo, False),
     "accept": (commands.Accept, False),
@@ -111,6 +112,10 @@ def board_view(
     waiting = None
     if userid is not None:
         waiting = server.read.next_awaiting(userid, board_id)
+    bot_to_move = None  # a bot to move: the page says its first move may be slow
+    levels = dict(enumerate(around.bot_levels))
+    if view.active and view.to_move is not None and levels.get(view.to_move) is not None:
+        bot_to_move = view.players[view.to_move]
     return render(
         request,
         "board.html",
@@ -127,6 +132,8 @@ def board_view(
         record=record_of(view),
         revision=view.revision,
         ending=ending_of(view),
+        decline=around.may_decline(view, seat),
+        bot_to_move=bot_to_move,
         next_board=waiting,
         watchers=around.watchers,
         proposals=view.proposal_sentences(),
@@ -142,13 +149,15 @@ def board_view(
 HOW = {
     Ending.RULES: "by the rules",
     Ending.RESIGNATION: "by resignation",
-    Ending.DECLINED: "the challenge was declined",
+    Ending.DECLINED: "the challenge was declined: the game was never played",
     Ending.AGREED_DRAW: "by agreement",
     Ending.STANDING_DRAW: "a draw proposal stood unanswered",
     Ending.FORFEIT: "by forfeit: no move in time",
     Ending.OUT_OF_TIME: "on time: the game's clock ran out",
-    Ending.UNANSWERED: "the challenge was never taken up",
+    Ending.UNANSWERED: "the challenge was never answered in time",
 }
+# Endings of a board that never started: no winner, no draw, no rematch.
+NOT_STARTED = {Ending.DECLINED: "Declined", Ending.UNANSWERED: "Not started"}
 
 
 @dataclass(frozen=True)
@@ -156,15 +165,18 @@ class GameOver:
     """How a finished board ended, for its page: who won (by userid) or that
     it was drawn, and how (the status line above gives the rules' words)."""
 
-    headline: str  # "ann won" or "Drawn"
+    headline: str  # "ann won", "Drawn", or "Declined" (a board never started)
     how: str
+    started: bool = True  # False: declined or never answered (no rematch)
 
 
 def ending_of(view: BoardView) -> GameOver | None:
     if view.active:
         return None
-    headline = "Drawn" if view.winner is None else f"{view.players[view.winner]} won"
     how = HOW.get(view.ending, "") if view.ending is not None else ""
+    if view.ending in NOT_STARTED:
+        return GameOver(NOT_STARTED[view.ending], how, started=False)
+    headline = "Drawn" if view.winner is None else f"{view.players[view.winner]} won"
     return GameOver(headline, how)
 
 
@@ -299,7 +311,8 @@ def special(
     if what in SPECIAL:
         kind, final = SPECIAL[what]
         if final and form.get("confirm") != "yes":
-            flash(request, "Tick the box to confirm: resigning cannot be taken back.", "error")
+            doing = "declining" if what == "decline" else "resigning"
+            flash(request, f"Tick the box to confirm: {doing} cannot be taken back.", "error")
             return back(game.name, board_id)
         command: commands.OnBoard = kind(
             game=game.name, board=board_id, userid=userid, comment=comment
@@ -318,7 +331,13 @@ def special(
     else:
         raise HTTPException(422, f"There is no special move called {what[:20]!r}.")
     outcome = act_on(request, userid, command)
-    if outcome.ok:
+    if (
+        outcome.ok
+        and isinstance(command, commands.Resign)
+        and declined(request, game.name, board_id)
+    ):
+        flash(request, "You declined the challenge: the board is over, and not rated.")
+    elif outcome.ok:
         flash(request, done_message(outcome.effects))
     else:
         flash(request, outcome.error or "", "error")
@@ -336,6 +355,12 @@ DONE = {
     Effect.QUEUED: "The move is queued.",
     Effect.HINT_ASKED: "The engine is thinking: its hint appears on this page in a few seconds.",
 }
+
+
+def declined(request: Request, game: str, board_id: int) -> bool:
+    """Whether the board ended as a declined challenge (a resignation
+    before the first move, unaccepted, is one)."""
+    return page_view(server_of(request), game, board_id).ending is Ending.DECLINED
 
 
 def done_message(effects: tuple[Effect, ...]) -> str:

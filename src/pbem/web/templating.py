@@ -3,6 +3,7 @@ token for its forms, the flash messages and the list of games."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -57,9 +58,24 @@ def rules_html(game_name: str) -> Markup:
     return Markup(markdown.render(rules_text(get_game(game_name))))
 
 
+# A board is drawn at most this much larger than its natural size: a Vasco
+# board of a few tiles is narrow, and stretched to the page's column its
+# caption came out larger than the page's heading. (The pages allow no
+# inline style: the root's size attributes say it, and the style sheet
+# lets a board take that size, or less where the column is narrower.)
+MOST_SCALE = 1.4
+_SIZE = re.compile(r'^(<svg\b[^>]*?)\swidth="([\d.]+)" height="([\d.]+)"')
+
+
 def svg_markup(svg: str) -> Markup:
     """An SVG board made by our own code, to inline in a page (drop the XML
-    declaration, which is not allowed inside HTML)."""
+    declaration, which is not allowed inside HTML), sized at most
+    `MOST_SCALE` times its natural size, so its caption's letters stay
+    about the size of the page's own."""
     if svg.startswith("<?xml"):
-        svg = svg.split("?>", 1)[1]
+        svg = svg.split("?>", 1)[1].lstrip()
+    found = _SIZE.match(svg)
+    if found is not None:
+        width, height = (float(found.group(n)) * MOST_SCALE for n in (2, 3))
+        svg = f'{found.group(1)} width="{width:.0f}" height="{height:.0f}"' + svg[found.end() :]
     return Markup(svg)

@@ -141,6 +141,14 @@ class Position:
 Line = tuple[str, int | None, bool, bool]  # text, leading disc colour, bold, indented
 
 
+def _komi_text(komi: int) -> str:
+    """'Komi 6 for White'; a negative komi says what it does ('Komi -2 for
+    White: 2 points to Black in effect')."""
+    if komi < 0:
+        return f"Komi {komi} for White: {-komi} points to Black in effect"
+    return f"Komi {komi} for White"
+
+
 def _caption_lines(state: VacuState, width: float) -> list[Line]:
     """(text, colour of the disc leading it or None, bold, indented): the
     title, whose turn or how it ended, the last move, the komi and the
@@ -177,7 +185,7 @@ def _caption_lines(state: VacuState, width: float) -> list[Line]:
     if state.black is None:
         lines.append(
             (
-                f"Komi {state.komi} for White. The second player now chooses a colour; "
+                f"{_komi_text(state.komi)}. The second player now chooses a colour; "
                 "Black then plays first.",
                 None,
                 False,
@@ -190,7 +198,7 @@ def _caption_lines(state: VacuState, width: float) -> list[Line]:
         button = "button untaken (half a point to its taker; no passing until it is taken)"
     else:
         button = f"button taken by {state.side_text(state.button)} (half a point)"
-    lines.append((f"Komi {state.komi} for White; {button}.", None, False))
+    lines.append((f"{_komi_text(state.komi)}; {button}.", None, False))
     black_land, white_land, _ = board.territory()
     land = {BLACK: len(black_land), WHITE: len(white_land)}
     scores = state.score()

@@ -24,7 +24,7 @@ from datetime import datetime
 from functools import cache, cached_property
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Select, bindparam, select, true
+from sqlalchemy import Connection, Engine, Select, and_, bindparam, select, true
 
 from ...games.base import Options, State
 from ...store import (
@@ -103,8 +103,23 @@ _CHAT = (
 
 
 _VOTE_COLUMNS = (Vote.kind, Vote.seat)
-_RATINGS = select(Rating.user_id, Rating.rating, Rating.games).where(
-    Rating.game == bindparam("game"), Rating.user_id.in_(bindparam("users", expanding=True))
+# Each seat as it is now (whether it accepted the challenge, a bot's level)
+# with the player's rating in the game, if any: one statement.
+_RATINGS = (
+    select(
+        BoardPlayer.seat,
+        BoardPlayer.accepted,
+        User.bot_level,
+        Rating.user_id,
+        Rating.rating,
+        Rating.games,
+    )
+    .join(User, User.id == BoardPlayer.user_id)
+    .outerjoin(
+        Rating, and_(Rating.user_id == BoardPlayer.user_id, Rating.game == bindparam("game"))
+    )
+    .where(BoardPlayer.board_id == bindparam("board"))
+    .order_by(BoardPlayer.seat)
 )
 _CHANGES = select(RatingEvent.user_id, RatingEvent.before, RatingEvent.after).where(
     RatingEvent.board_id == bindparam("board")
@@ -116,6 +131,9 @@ _WATCHERS = (
     .order_by(User.userid_key)
 )
 _RATING_COLUMNS = (Rating.user_id, Rating.rating, Rating.games)
+# The seats as they are now: accepting a challenge moves no revision on, so
+# whether a seat may still decline is read with what is around the board.
+_SEAT_NOW_COLUMNS = (BoardPlayer.seat, BoardPlayer.accepted, User.bot_level)
 _WATCHER_COLUMNS = (User.userid,)
 _CHANGE_COLUMNS = (RatingEvent.user_id, RatingEvent.before, RatingEvent.after)
 
@@ -191,9 +209,15 @@ def _on_postgresql() -> _OnPostgreSQL:
     changes = arrays(
         "change", RatingEvent.id, _CHANGE_COLUMNS, select().where(RatingEvent.board_id == Board.id)
     )
+    seats_now = arrays(
+        "seatnow",
+        BoardPlayer.seat,
+        _SEAT_NOW_COLUMNS,
+        select().join_from(BoardPlayer, User).where(BoardPlayer.board_id == Board.id),
+    )
     return _OnPostgreSQL(
         _board_with(_BOARD.selected_columns, (votes, seats, moves, chat)),
-        _board_with((), (votes, ratings, watchers, changes)),
+        _board_with((), (votes, ratings, watchers, changes, seats_now)),
     )
 
 
@@ -372,6 +396,16 @@ class Around:
     watchers: list[str]
     # a finished, rated board: what it did to each player's rating (before, after)
     changes: dict[int, tuple[float, float]] = field(default_factory=dict)
+    accepted: tuple[bool, ...] = ()  # by seat: accepted the challenge
+    bot_levels: tuple[str | None, ...] = ()  # by seat: the bot's level (None: a person)
+
+    def may_decline(self, view: BoardView, seat: int | None) -> bool:
+        """Whether the player at `seat` ending the board now declines the
+        challenge (not rated) rather than resigning: they have neither moved
+        nor accepted it (the server's rule, `boards.lifecycle.can_decline`)."""
+        if seat is None or not view.active or seat >= len(self.accepted):
+            return False
+        return not self.accepted[seat] and all(move.seat != seat for move in view.moves)
 
 
 def warm_reads(dialect: str) -> tuple[tuple[Any, dict[str, Any]], ...]:
@@ -393,7 +427,7 @@ def warm_reads(dialect: str) -> tuple[tuple[Any, dict[str, Any]], ...]:
     return (
         (_STAMP, board),
         *views,
-        (_RATINGS, {"game": "", "users": [0, 0]}),
+        (_RATINGS, {"game": "", "board": 0}),
         (_WATCHERS, board),
     )
 
@@ -484,10 +518,13 @@ class BoardViews:
         ratings = _rows(row, "rating", _RATING_COLUMNS)
         watchers = _rows(row, "watcher", _WATCHER_COLUMNS)
         changes = [] if view.active else _rows(row, "change", _CHANGE_COLUMNS)
+        seats_now = _rows(row, "seatnow", _SEAT_NOW_COLUMNS)
         return view, Around(
             {user: (rating, games) for user, rating, games in ratings},
             [userid for (userid,) in watchers],
             {user: (before, after) for user, before, after in changes},
+            tuple(bool(accepted) for _, accepted, _ in seats_now),
+            tuple(level for _, _, level in seats_now),
         )
 
     def around(self, view: BoardView) -> Around:
@@ -500,10 +537,8 @@ class BoardViews:
 
 def _around(connection: Connection, view: BoardView) -> Around:
     """`BoardViews.around`, read on `connection`."""
-    ratings = {
-        row.user_id: (row.rating, row.games)
-        for row in connection.execute(_RATINGS, {"game": view.game, "users": list(view.user_ids)})
-    }
+    seats_now = connection.execute(_RATINGS, {"game": view.game, "board": view.id}).all()
+    ratings = {row.user_id: (row.rating, row.games) for row in seats_now if row.user_id is not None}
     watchers = list(connection.scalars(_WATCHERS, {"board": view.id}))
     changes = {}
     if not view.active:
@@ -511,7 +546,13 @@ def _around(connection: Connection, view: BoardView) -> Around:
             row.user_id: (row.before, row.after)
             for row in connection.execute(_CHANGES, {"board": view.id})
         }
-    return Around(ratings, watchers, changes)
+    return Around(
+        ratings,
+        watchers,
+        changes,
+        tuple(bool(row.accepted) for row in seats_now),
+        tuple(row.bot_level for row in seats_now),
+    )
 
 
 def read_view(
