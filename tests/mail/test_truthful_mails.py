@@ -120,16 +120,34 @@ def test_a_digest_names_no_one_on_a_board_played_alone_and_offers_no_digest(
 
 
 def test_the_game_over_mail_lists_every_move(door: Door) -> None:
-    players(door, "vasco -size=12")
-    state = get_game("vasco").start(["-size=12"])
+    players(door, "vacu -size=9 -komi=3")
+    state = get_game("vacu").start(["-size=9", "-komi=3"])
     for number in range(1, 26):
         going_on = (m for m in state.legal_moves() if state.play(m).result is None)
         text = state.move_text(next(going_on))
         state = state.play_text(text)
         who, sender = ("ann", ANN) if number % 2 else ("bob", BOB)
-        mails = exchange(door, sender, f"vasco move 1 {who} {who}pass1 {text}#{number}")
+        mails = exchange(door, sender, f"vacu move 1 {who} {who}pass1 {text}#{number}")
         if number == 25:
             assert "... 5 earlier moves" in to(mails, ANN).text  # a game on: the last 20
-    over = to(exchange(door, BOB, "vasco resign 1 bob bobpass1"), ANN).text
+    over = to(exchange(door, BOB, "vacu resign 1 bob bobpass1"), ANN).text
     assert "earlier moves" not in over
     assert "    1. ann " in over and "   25. ann " in over
+
+
+def test_subscribing_to_a_finished_board_is_refused_with_the_reason(door: Door) -> None:
+    players(door)
+    exchange(door, BOB, "vasco resign 1 bob bobpass1")  # declined: board 1 is over
+    exchange(door, ANN, "vasco challenge ann bob -size=3")
+    exchange(door, "carol@example.org", "signup carol carolpass1")
+    [refused] = exchange(door, "carol@example.org", "vasco subscribe carol carolpass1 1")
+    assert refused.subject == "Vasco Board 1 Error"
+    assert refused.text.startswith(
+        "Board 1 is over, so no mail will come of it: nothing to subscribe to. "
+        "'vasco show 1' shows the game as it ended."
+    )
+    [both] = exchange(door, "carol@example.org", "vasco subscribe carol carolpass1 1 2")
+    assert both.text.startswith(
+        "carol gets copies of the mails of board 2. Board 1 is over, so no mail will come "
+        "of it: not subscribed.\n"
+    )

@@ -18,7 +18,7 @@ from ...store import Board, BoardStatus, Subscription, User
 from ...store import SubscriptionKind as Kind
 from ...store.boards import players_of
 from ..context import Context, board_of, login
-from ..errors import CommandError
+from ..errors import CONFLICT, CommandError
 from ..language import commands
 from ..language.registry import runs
 from ..language.words import MAX_TARGETS
@@ -43,10 +43,26 @@ def subscribe(ctx: Context, game: Game, command: commands.Subscribe) -> None:
     if command.new_boards:
         set_subscription(ctx, user, game.name, Kind.ALL, None, add)
         done.append(f"every new {game.title} board")
+    over = []
     for number in command.boards:
         board = board_of(ctx, game, number)
+        if add and board.status is not BoardStatus.ACTIVE:
+            over.append(board.id)  # no mail will come: nothing to follow
+            continue
         set_subscription(ctx, user, game.name, Kind.BOARD, board.id, add)
         done.append(f"board {board.id}")
+    if over:
+        numbers = ", ".join(str(number) for number in over)
+        ended = (
+            f"Board {numbers} is over" if len(over) == 1 else f"Boards {numbers} are over"
+        ) + f", so no mail will come of {'it' if len(over) == 1 else 'them'}"
+        if not done and not command.active:
+            raise CommandError(
+                f"{ended}: nothing to subscribe to. '{game.name} show {over[0]}' shows the "
+                "game as it ended.",
+                over[0],
+                kind=CONFLICT,
+            )
     if command.active:
         playing = ctx.session.scalars(
             select(Board.id)
@@ -65,6 +81,8 @@ def subscribe(ctx: Context, game: Game, command: commands.Subscribe) -> None:
         done.append(f"the {len(playing)} {game.title} boards being played")
     what = ", ".join(done)
     said = f"copies of the mails of {what}" if add else f"no more copies of {what}"
+    if over:
+        said += f". {ended}: not subscribed"
     ctx.reply.send(
         main_address(user), f"{game.title} {verb} {user.userid}", f"{user.userid} gets {said}.\n"
     )
