@@ -152,7 +152,9 @@ def test_own_page_bot_note_plurals_and_the_home_page(ui: UI, live: LiveSite) -> 
     dora.open_board("vasco", sent.board)
     note = dora.page.locator("#bot-note")
     expect(note).to_contain_text("easybot is a bot")
-    expect(note).to_contain_text("its first move after the server starts may take up to a minute")
+    expect(note).to_contain_text(
+        "the first bot move on a newly installed or upgraded server may take a minute or so"
+    )
     dora.shot("bot-to-move")
 
     dora.goto("/")

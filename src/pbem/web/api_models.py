@@ -61,8 +61,14 @@ class BoardSummary(BaseModel):
     id: int
     game: str
     players: list[str] = Field(description="Userids, by seat.")
-    move: int = Field(description="The number of the next move (the #N a move names).")
-    status: str = Field(description="'alice to move', or how the game ended.")
+    move: int = Field(
+        description="The number of the next move (the #N a move names); on a finished "
+        "board, of its last move."
+    )
+    status: str = Field(
+        description="'alice to move', or how the game ended, the winner first: "
+        "'alice won: closed a loop of 6 tiles', 'Drawn by agreement'."
+    )
     to_move: str | None = Field(description="The userid of the player to move, if active.")
     options: str = Field(description="The options that differ from the defaults.")
     finished: bool
