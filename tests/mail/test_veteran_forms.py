@@ -224,8 +224,8 @@ def test_games_history_list_and_all_show_by_mail(door: Door) -> None:
     assert line.endswith(": bob beat ann (bob 1600 -> 1824)")
     [players_of_vasco] = exchange(door, CAROL, "list vasco")
     assert players_of_vasco.subject == "pbem list vasco"
-    assert "  ann  rating 1424, 1 games" in players_of_vasco.text
-    assert "  bob  rating 1824, 1 games" in players_of_vasco.text
+    assert "  ann  rating 1424, 1 game" in players_of_vasco.text
+    assert "  bob  rating 1824, 1 game" in players_of_vasco.text
     [awaiting] = exchange(door, CAROL, "all show bob next")
     assert "== Vasco Board 3 bob ==" in awaiting.text
     [none] = exchange(door, CAROL, "all show ann next")
@@ -285,7 +285,7 @@ def test_reject_stands_until_accept_and_limit_reports_and_sets_it(door: Door) ->
     assert "takes no new" in exchange(door, ANN, "vasco challenge ann bob")[0].text
     exchange(door, BOB, "vasco limit bob bobpass1 accept")
     [limited] = exchange(door, BOB, "vasco limit bob bobpass1 1")
-    assert limited.text.startswith("Vasco: at most 1 boards at once, and you take new challenges")
+    assert limited.text.startswith("Vasco: at most 1 board at once, and you take new challenges")
     [unlimited] = exchange(door, BOB, "vasco limit bob bobpass1 inf")
     assert unlimited.text.startswith("Vasco: no limit, and you take new challenges")
     [seeking] = exchange(door, BOB, "vasco seek bob bobpass1 3")

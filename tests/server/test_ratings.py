@@ -132,7 +132,7 @@ def test_limit_and_seek(server: Server) -> None:
 
     signup(server, "alice", "bob")
     [ok] = server.handle("alice@example.org", "trugo limit alice pw-alice 1").mails
-    assert "at most 1 boards at once" in ok.body
+    assert "at most 1 board at once" in ok.body
     server.handle("bob@example.org", "trugo seek bob pw-bob 3")
     [table] = server.handle("x@example.org", "trugo standings").mails
     assert "  0/1" in table.body and "bob" in table.body

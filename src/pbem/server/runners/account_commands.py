@@ -40,6 +40,7 @@ from ..players.accounts import (
     user_named,
 )
 from ..players.passwords import new_password_hash, password_changed
+from .standings import plural
 
 MAIL_PREFERENCES = ("every", "digest", "none")
 
@@ -173,7 +174,7 @@ def change(ctx: Context, command: commands.Change) -> None:
             f"The address {address} already belongs to another account.", kind=CONFLICT
         )
     old = main_address(user)
-    if owner is None:
+    if owner is None or owner.id == user.addresses[0].id:  # (the main one: its case, at most)
         user.addresses[0].address = address
         user.addresses[0].address_key = address.lower()
     else:  # one of the user's other addresses becomes the main one
@@ -183,10 +184,15 @@ def change(ctx: Context, command: commands.Change) -> None:
         user.addresses[0].address_key = address.lower()
     ctx.session.flush()
     added = add_addresses(ctx, user, command.also)
+    same = old is not None and old.lower() == address.lower()
     ctx.reply.send(
-        [old, address],
+        [address] if same else [old, address],
         f"pbem change address {user.userid}",
-        f"Mail for {user.userid} now goes to {address} instead of {old}.\n"
+        (
+            f"Mail for {user.userid} goes to {address}, as before.\n"
+            if same
+            else f"Mail for {user.userid} now goes to {address} instead of {old}.\n"
+        )
         + (f"Commands may come from {', '.join(added)} too.\n" if added else ""),
     )
 
@@ -369,6 +375,14 @@ def message(ctx: Context, command: commands.Message) -> None:
     user = login(ctx, command.userid, command.password)
     named = [user_named(ctx.session, name) for name in (command.to, *command.also)]
     targets = list({target.id: target for target in named}.values())
+    gone = [target.userid for target in targets if target.signed_off]
+    if gone:
+        raise CommandError(
+            f"{', '.join(gone)} signed off (left the server) and "
+            f"{'gets' if len(gone) == 1 else 'get'} no mail from it: nothing was sent. "
+            "A player who signs on again can be written to.",
+            kind=CONFLICT,
+        )
     if not command.comment.strip():
         raise CommandError("A message needs words: write them in the body of the mail.")
     text = "\n".join(f"> {line}" for line in command.comment.strip().splitlines())
@@ -412,10 +426,14 @@ def all_show(ctx: Context, command: commands.AllShow) -> None:
 @runs(commands.ListPlayers)
 def list_users(ctx: Context, command: commands.ListPlayers) -> None:
     """Every player, or (`list GAME ...`) every player of those games with
-    their rating; the bots marked, with their level."""
+    their rating; the bots marked, with their level. Players who signed off
+    are not listed (their boards and history keep their names)."""
     if not command.games:
-        users = ctx.session.scalars(select(User).order_by(User.userid_key)).all()
-        every = [f"{len(users)} players:"] + [f"  {user.userid}{bot_note(user)}" for user in users]
+        users = ctx.session.scalars(
+            select(User).where(~User.signed_off).order_by(User.userid_key)
+        ).all()
+        every = [f"{plural(len(users), 'player')}:"]
+        every += [f"  {user.userid}{bot_note(user)}" for user in users]
         ctx.reply.send(ctx.sender, "pbem list", "\n".join(every) + "\n")
         return
     lines: list[str] = []
@@ -424,13 +442,14 @@ def list_users(ctx: Context, command: commands.ListPlayers) -> None:
         rows = ctx.session.execute(
             select(Rating, User)
             .join(User, User.id == Rating.user_id)
-            .where(Rating.game == game.name)
+            .where(Rating.game == game.name, ~User.signed_off)
             .order_by(User.userid_key)
         ).all()
         lines += [""] if lines else []
-        lines.append(f"{len(rows)} players of {game.title}:")
+        lines.append(f"{plural(len(rows), 'player')} of {game.title}:")
         lines += [
-            f"  {user.userid}  rating {row.rating:.0f}, {row.games} games{bot_note(user)}"
+            f"  {user.userid}  rating {row.rating:.0f}, {plural(row.games, 'game')}"
+            + bot_note(user)
             for row, user in rows
         ]
     ctx.reply.send(ctx.sender, f"pbem list {' '.join(command.games)}", "\n".join(lines) + "\n")

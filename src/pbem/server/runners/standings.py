@@ -50,13 +50,15 @@ SECTIONS = ("Established", "Provisional", "Inactive")
 
 
 def active_counts(session: Session, game: str, user_ids: list[int]) -> dict[int, int]:
-    """How many active boards of the game each of these players has: one
-    query, a count for each player over their active seats, by the active
-    seats' index. Its cost grows with the players asked about and the
-    boards they are playing, not with the boards they ever played. (Written
-    as a count per player so that the planner starts from the players: one
-    join over all of them, SQLite answered by walking every active board.)"""
-    count = _playing(select(func.count()), game, User.id).scalar_subquery()
+    """How many active boards of the game each of these players has (a
+    board they play both seats of counts once): one query, a count for
+    each player over their active seats, by the active seats' index. Its
+    cost grows with the players asked about and the boards they are
+    playing, not with the boards they ever played. (Written as a count per
+    player so that the planner starts from the players: one join over all
+    of them, SQLite answered by walking every active board.)"""
+    boards = func.count(func.distinct(BoardPlayer.board_id))
+    count = _playing(select(boards), game, User.id).scalar_subquery()
     query = select(User.id, count).where(User.id.in_(user_ids))
     return {user_id: found for user_id, found in session.execute(query).all() if found}
 
@@ -96,11 +98,12 @@ def section_query(
     game: str, section: str, now: datetime, start: int, count: int
 ) -> Select[Rating, str, str | None]:
     """The players of a section, best first, with their userids and bot
-    levels: `count` of them from the `start`-th (0 first)."""
+    levels: `count` of them from the `start`-th (0 first). A player who
+    signed off is in none (their history stays)."""
     return (
         select(Rating, User.userid, User.bot_level)
         .join(User, User.id == Rating.user_id)
-        .where(Rating.game == game, section_filter(game, section, now))
+        .where(Rating.game == game, ~User.signed_off, section_filter(game, section, now))
         .order_by(Rating.rating.desc(), Rating.id)
         .offset(start)
         .limit(count)
@@ -146,12 +149,23 @@ def standing_sections(
     }
 
 
+def plural(number: int, noun: str) -> str:
+    """'1 board', '2 boards'."""
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
 @runs(commands.Standings)
 def standings(ctx: Context, game: Game, command: commands.Standings) -> None:
-    """Established, provisional and inactive players, best first."""
+    """Established, provisional and inactive players, best first: a table
+    whose headers stand over their columns, however long the userids."""
     lines = [f"{game.title} standings"]
-    header = "Player           Rating Games  W-L-D     Active/Limit Seeking"
     sections = standing_sections(ctx.session, game.name, ctx.now)
+    shown = [s for entries in sections.values() for s in entries[:SECTION_SIZE]]
+    width = max([16, *(len(s.name) for s in shown)])
+    header = (
+        f"{'':4} {'Player':<{width}} {'Rating':>6} {'Games':>5}  {'W-L-D':<9} "
+        f"{'Active/Limit':>12} {'Seeking':>7}"
+    )
     for title, entries in sections.items():
         if not entries:
             continue
@@ -159,8 +173,9 @@ def standings(ctx: Context, game: Game, command: commands.Standings) -> None:
         for rank, s in enumerate(entries[:SECTION_SIZE], start=1):
             limit = "reject" if s.rejects else "-" if s.limit is None else str(s.limit)
             lines.append(
-                f"{rank:>3}. {s.name:<16} {s.rating:>6.0f} {s.games:>5}  "
-                f"{s.wins:>3}-{s.losses}-{s.draws:<6} {s.active:>3}/{limit:<5} {s.seeking:>3}"
+                f"{rank:>3}. {s.name:<{width}} {s.rating:>6.0f} {s.games:>5}  "
+                f"{f'{s.wins}-{s.losses}-{s.draws}':<9} {f'{s.active}/{limit}':>12} "
+                f"{s.seeking:>7}"
             )
         if len(entries) > SECTION_SIZE:
             lines.append(f"  ... and more: the standings page on the web lists every {title}")
@@ -173,7 +188,7 @@ def standings(ctx: Context, game: Game, command: commands.Standings) -> None:
             key=lambda pair: -pair[0].rating,
         )
         for rank, (s, letter) in enumerate(together, start=1):
-            lines.append(f"{rank:>3}. {s.name:<16} {s.rating:>6.0f} {letter}")
+            lines.append(f"{rank:>3}. {s.name:<{width}} {s.rating:>6.0f} {letter}")
     ctx.reply.send(ctx.sender, f"{game.title} standings", "\n".join(lines) + "\n")
 
 
@@ -220,22 +235,32 @@ def limit(ctx: Context, game: Game, command: commands.Limit) -> None:
         )
     user = login(ctx, command.userid, command.password)
     row = rating_row(ctx.session, user.id, game.name)
-    if command.choice in ("accept", "reject"):
-        row.rejects = command.choice == "reject"
+    if command.choice == "accept":  # as pbmserv: challenges taken again, the cap lifted
+        row.rejects, row.limit = False, None
+    elif command.choice == "reject":
+        row.rejects = True
     elif command.choice is None:
         row.limit = command.limit
-    said = "no limit" if row.limit is None else f"at most {row.limit} boards at once"
-    taking = (
-        f"and you refuse new challenges ('{game.name} limit {user.userid} PASSWORD accept' "
-        "takes them again)"
-        if row.rejects
-        else "and you take new challenges"
-    )
+    playing = active_boards(ctx, user.id, game.name)
+    again = f"'{game.name} limit {user.userid} PASSWORD accept'"
+    if row.rejects:
+        lifted = "" if row.limit is None else " and lifts the limit"
+        said = (
+            "no limit" if row.limit is None else f"at most {plural(row.limit, 'board')} at once"
+        ) + f", and you refuse new challenges ({again} takes them again{lifted})"
+    elif row.limit == 0:
+        said = (
+            "a limit of 0 boards: every new challenge to you is refused until you raise it "
+            f"('{game.name} limit {user.userid} PASSWORD N') or lift it ({again} or 'none')"
+        )
+    elif row.limit is not None:
+        said = f"at most {plural(row.limit, 'board')} at once, and you take new challenges"
+    else:
+        said = "no limit, and you take new challenges"
     ctx.reply.send(
         main_address(user),
         f"{game.title} limit {user.userid}",
-        f"{game.title}: {said}, {taking}. You play {active_boards(ctx, user.id, game.name)} "
-        f"{game.title} boards now.\n",
+        f"{game.title}: {said}. You play {plural(playing, f'{game.title} board')} now.\n",
     )
 
 
@@ -252,7 +277,8 @@ def seek(ctx: Context, game: Game, command: commands.Seek) -> None:
     ctx.reply.send(
         main_address(user),
         f"{game.title} seek {user.userid}",
-        f"{user.userid} now seeks {row.seeking} {game.title} games; the standings show it.\n",
+        f"{user.userid} now seeks {plural(row.seeking, f'{game.title} game')}; the standings "
+        "show it.\n",
     )
 
 
