@@ -81,6 +81,9 @@ def compose(session: Session, row: OutboxMessage, settings: Settings) -> EmailMe
     # RFC 3834: machine-made mail; vacation responders and Exchange stay quiet.
     message["Auto-Submitted"] = "auto-replied" if answered else "auto-generated"
     message["X-Auto-Response-Suppress"] = "All"
+    reply_to = _broadcaster(session, row)
+    if reply_to:
+        message["Reply-To"] = reply_to
     unsubscribe = _list_unsubscribe(session, row, settings)
     if unsubscribe:
         message["List-Unsubscribe"] = unsubscribe
@@ -197,6 +200,28 @@ _STOPPING = (
     .join(Mailbox, Mailbox.user_id == User.id)
     .where(Mailbox.address_key == bindparam("key"))
 )
+
+
+# A broadcast's Subject ('pbem news from USERID', made by the server) and
+# the main address of the administrator who sent it.
+_BROADCAST = re.compile(r"pbem news from (\S+)$")
+_SENDER_ADDRESS = (
+    select(Mailbox.address)
+    .join(User, User.id == Mailbox.user_id)
+    .where(User.userid_key == bindparam("key"))
+    .order_by(Mailbox.id)
+    .limit(1)
+)
+
+
+def _broadcaster(session: Session, row: OutboxMessage) -> str | None:
+    """The administrator's address for a broadcast's Reply-To, as pbmserv
+    set the sender's: a reply reaches them, not the server (which would
+    answer it as a command)."""
+    found = _BROADCAST.match(row.subject)
+    if found is None:
+        return None
+    return session.scalar(_SENDER_ADDRESS, {"key": found.group(1).lower()})
 
 
 def _list_unsubscribe(session: Session, row: OutboxMessage, settings: Settings) -> str | None:

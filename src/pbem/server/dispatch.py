@@ -7,9 +7,10 @@ import re
 
 from ..games import GAMES
 from .boards import challenges, hints, turns, votes
-from .context import Context
+from .context import Context, sending_user
 from .errors import CommandError
 from .language import commands
+from .language.commands.on_board import ChatReply
 from .language.registry import ACCOUNT_VERBS, ACCOUNT_WORDS, GAME_VERBS, GAME_WORDS, RUNNERS
 from .language.words import game_named
 from .mailing import subscriptions
@@ -45,7 +46,7 @@ def read_command(line: str, body: str) -> commands.Command:
     lone `**`, the mark of a commented board mail's Subject, is no word)."""
     words = command_words(line)
     if not words:
-        raise CommandError("The command line is empty: send 'help' for the list of commands.")
+        raise CommandError(empty_subject(body))
     first = words[0].lower()
     if first in ACCOUNT_WORDS:
         verb = ACCOUNT_WORDS[first]
@@ -67,6 +68,29 @@ def read_command(line: str, body: str) -> commands.Command:
     raise CommandError(
         f"'{words[0][:30]}' is no command or game. Commands: {names}; "
         f"games: {', '.join(GAMES)}. Send 'help' for more."
+    )
+
+
+def empty_subject(body: str) -> str:
+    """What to say to a mail with no command in its Subject: where the
+    command goes, the more so when the body holds one."""
+    first = body.split()[:1]
+    if not first:
+        return (
+            "The command line is empty: put the command in the mail's Subject. "
+            "Send 'help' for the list of commands."
+        )
+    word = first[0].lower()
+    looks = word in ACCOUNT_WORDS or word in GAMES or word == "multiple"
+    return (
+        "The Subject of your mail is empty: put the command in the Subject, not in the "
+        "body (the body is only read as a comment, or as the lines of 'multiple')."
+        + (
+            " Your body starts with a command: send it again with that line as the Subject."
+            if looks
+            else ""
+        )
+        + " Send 'help' for the list of commands."
     )
 
 
@@ -109,7 +133,12 @@ def own_subject(text: str) -> bool:
 
 def run_command(ctx: Context, line: str) -> None:
     """Read one command line and run it."""
-    execute(ctx, read_command(line, ctx.body))
+    try:
+        command = read_command(line, ctx.body)
+    except ChatReply as reply:  # the command to send, for the sender if they are a player
+        user = sending_user(ctx)
+        raise reply if user is None else reply.for_user(user.userid) from None
+    execute(ctx, command)
 
 
 def execute(ctx: Context, command: commands.Command) -> None:

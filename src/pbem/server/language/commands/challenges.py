@@ -22,6 +22,7 @@ def read_challenge(game: Game, words: list[str], body: str) -> Challenge:
     days: dict[str, int] = {}
     options = []
     hints = unrated = False
+    unread: list[str] = []
     for word in words:
         if word.lower() == "--hints":
             hints = True
@@ -30,14 +31,17 @@ def read_challenge(game: Game, words: list[str], body: str) -> Challenge:
         elif word.startswith("--"):
             match = _DAYS.fullmatch(word)
             if not match:
-                raise CommandError(
-                    f"Cannot read '{word[:40]}': timing is --nagtime=DAYS, --forfeittime=DAYS "
-                    f"or --totaltime=DAYS, with 1 to {MAX_DAYS} days; --hints lets the "
-                    "players ask the engine; --unrated makes a friendly game."
-                )
+                unread.append(f"'{word[:40]}'")
+                continue
             days[match.group(1).lower()] = int(match.group(2))
         elif word.startswith("-"):
             options.append(word)
+    if unread:  # every one named at once, as pbmserv's "Invalid challenge" listed them
+        raise CommandError(
+            f"Invalid challenge. Cannot read {', '.join(unread)}: timing is --nagtime=DAYS, "
+            f"--forfeittime=DAYS or --totaltime=DAYS, with 1 to {MAX_DAYS} days; --hints "
+            "lets the players ask the engine; --unrated makes a friendly game."
+        )
     return Challenge(
         game=game.name,
         players=tuple(names),

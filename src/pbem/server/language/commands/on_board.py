@@ -20,11 +20,35 @@ SUBJECT_WORDS = frozenset(
 )  # fmt: skip
 
 
+class ChatReply(CommandError):
+    """A reply to a chat mail ('Re: Vasco Board 8 chat from ann'): chat
+    needs the password, as on pbmserv, so its answer is the exact command
+    that sends the text, for `userid` (the sender's, when the address is a
+    player's: `for_user`)."""
+
+    def __init__(self, game: str, board: int, userid: str = "USERID") -> None:
+        self.game, self.userid = game, userid
+        line = f"{game} chat {board} {userid} PASSWORD"
+        super().__init__(
+            f"This is a reply to a chat mail, and chat needs your password. To send your "
+            f"text to the players of board {board}, send a mail whose Subject is\n  {line}\n"
+            "with your password for PASSWORD and your text in the body (it is quoted "
+            "below, to copy).",
+            board,
+        )
+
+    def for_user(self, userid: str) -> ChatReply:
+        assert self.board is not None
+        return ChatReply(self.game, self.board, userid)
+
+
 def read_move(game: Game, words: list[str], body: str) -> OnBoard:
     """`move BOARD USERID PASSWORD MOVE[#N]`; pbmserv's `move ... resign`
     (and propose, undo, accept, reject, swap) are those"""
     form = f"{game.name} move BOARD USERID PASSWORD MOVE[#N]"
     if words and words[0].isdigit() and len(words[0]) < 10:
+        if len(words) > 1 and words[1].lower() == "chat":
+            raise ChatReply(game.name, int(words[0]))  # 'Re: Vasco Board 8 chat from ann'
         if len(words) > 1 and words[1].lower() in SUBJECT_WORDS:
             raise UnfinishedMove(game.name, int(words[0]), None)  # 'Re: Vasco Board 8 game over'
         if len(words) < 4:
