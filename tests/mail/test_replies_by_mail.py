@@ -82,3 +82,14 @@ def test_a_broadcast_carries_the_administrators_reply_to(
     assert all(str(m["Reply-To"]) == ANN for m in news)
     others = [m for m in players.world.mails if m not in news]
     assert others and all(m["Reply-To"] is None for m in others)
+
+
+@pytest.mark.parametrize("command", ["vasco show 1 99", "vasco subscribe carol carolpw1 1 99"])
+def test_one_bad_board_among_good_ones_is_named_in_the_subject_and_the_refusal(
+    players: Door, command: str
+) -> None:
+    answers(players, "carol@example.org", "signup carol carolpw1")
+    [reply] = answers(players, "carol@example.org", command)
+    assert str(reply["Subject"]) == "Vasco Board 99 Error"
+    said = " ".join(text(reply).split())
+    assert "There is no Vasco board 99, so nothing was done (nor for any other board" in said

@@ -53,9 +53,13 @@ def login(ctx: Context, userid: str, password: str | None) -> User:
 def board_of(ctx: Context, game: Game, number: int) -> Board:
     board = ctx.session.get(Board, number)
     if board is None or board.game != game.name:
+        # The refusal names this board (its Subject too, when there is no
+        # such board at all), not the first one of a command naming several;
+        # and it says that nothing was done, the good ones neither.
         raise CommandError(
-            f"There is no {game.title} board {number}: '{game.name} games USERID' lists a "
-            "player's boards.",
+            f"There is no {game.title} board {number}, so nothing was done (nor for any "
+            f"other board named with it). '{game.name} games USERID' lists a player's boards.",
+            number if board is None else None,
             kind=NOT_FOUND,
         )
     return board
