@@ -7,9 +7,14 @@ command a step of the game asks for."""
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from pbem.games import get_game
 from tests.mail.conftest import Door
 from tests.mail.test_story_by_mail import ANN, BOB, exchange, players, tick, to
+from tests.mail.test_veteran_forms import SENDERS, examples_in, replay
 
 CAT, WENDY = "cat@example.org", "wendy@example.org"
 
@@ -151,3 +156,56 @@ def test_subscribing_to_a_finished_board_is_refused_with_the_reason(door: Door) 
         "carol gets copies of the mails of board 2. Board 1 is over, so no mail will come "
         "of it: not subscribed.\n"
     )
+
+
+def test_the_komi_step_names_the_players_and_the_command_to_send(door: Door) -> None:
+    players(door, "vacu -size=5")
+    mails = exchange(door, ANN, "vacu challenge ann bob -size=5")
+    for mail in mails:
+        assert (
+            "ann names the komi, then bob chooses a colour. ann sends 'vacu move 2 ann "
+            "PASSWORD komi6#1' (any whole number in place of 6)." in mail.text
+        )
+        assert "For example: komi6 (White gets 6 points, or Black with komi-6)." in mail.text
+    sent = "vacu move 2 ann PASSWORD komi6#1".replace("PASSWORD", "annpass1")
+    mails = exchange(door, ANN, sent)
+    told = to(mails, BOB).text
+    assert "bob chooses a colour: 'vacu move 2 bob PASSWORD black#2' or 'vacu move 2 bob " in told
+    assert "For example: black (or white)." in told
+    mails = exchange(door, BOB, "vacu move 2 bob bobpass1 black#2")
+    assert all("Error" not in m.subject for m in mails)
+    assert "names the komi" not in to(mails, ANN).text
+
+
+@pytest.mark.parametrize(("game", "plies"), [
+    ("vacu", 2), ("vacu", 9), ("convacu", 2), ("convacu", 7),
+])  # fmt: skip
+def test_every_vacu_example_a_board_mail_shows_plays_as_written(
+    door: Door, game: str, plies: int
+) -> None:
+    """Vacu and Convacu board mails have their 'For example' line as the
+    other games do; each move it offers, mailed as written, is played."""
+    options = "-size=5 -komi=2"
+    players(door, f"{game} {options}")
+    rules = get_game(game)
+    state = rules.new_state(rules.parse_options(options.split()))
+    chooser = random.Random(plies)
+    record: list[tuple[int, str]] = []
+    for _ in range(plies):
+        going_on = [m for m in state.legal_moves() if state.play(m).result is None]
+        move = chooser.choice(going_on)
+        assert state.to_move is not None
+        record.append((state.to_move, state.move_text(move)))
+        state = state.play(move)
+    assert state.to_move is not None
+    address, who = SENDERS[state.to_move]
+    replay(door, game, 1, record)
+    [shown] = exchange(door, address, f"{game} show 1")
+    moves = examples_in(shown.text)
+    assert moves
+    for board, move in enumerate(moves, start=1):
+        if board > 1:
+            exchange(door, ANN, f"{game} challenge ann bob {options}")
+            replay(door, game, board, record)
+        mails = exchange(door, address, f"{game} move {board} {who} {move}#{plies + 1}")
+        assert mails and all("Error" not in m.subject for m in mails), (move, mails[0].text[:300])

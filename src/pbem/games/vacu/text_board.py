@@ -16,7 +16,7 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from .board import BLACK, EMPTY, WHITE, star_points
-from .notation import COLUMNS, STONE, STONE_LETTERS
+from .notation import BUTTON, COLUMNS, PASS, STONE, STONE_LETTERS
 
 if TYPE_CHECKING:
     from .state import VacuState
@@ -99,6 +99,8 @@ def _status(state: VacuState) -> list[str]:
         else:
             out.append(f"Komi {state.komi} for White; the second player now chooses a colour.")
         out.append(state.status_line())
+        if state.result is None:
+            out.append(_example(state))
         return out
     black, white = state.black, 1 - state.black
     button = (
@@ -121,7 +123,30 @@ def _status(state: VacuState) -> list[str]:
     word = "Final score" if state.result is not None else "Score now"
     out.append(f"{word}: Black {scores[black]:g}, White {scores[white]:g}.")
     out.append(state.status_line())
+    if state.result is None:
+        out.append(_example(state))
     return out
+
+
+def _example(state: VacuState) -> str:
+    """The forms of a move the position asks for, with a legal one written
+    out, as the other games' boards show them."""
+    if state.komi is None:
+        return "For example: komi6 (White gets 6 points, or Black with komi-6)."
+    if state.black is None:
+        return "For example: black (or white)."
+    legal = state.legal_moves()
+    said = {STONE: "places a stone", BUTTON: "takes the button", PASS: "gives up the turn"}
+    parts = []
+    stones = [move for move in legal if move.kind == STONE]
+    if stones:  # (one from the middle of the list: the first is in a corner)
+        parts.append(f"{state.move_text(stones[len(stones) // 2])} {said[STONE]}")
+    for kind in (BUTTON, PASS):
+        if any(move.kind == kind for move in legal):
+            parts.append(
+                f"{state.move_text(next(m for m in legal if m.kind == kind))} {said[kind]}"
+            )
+    return "For example: " + "; ".join(parts) + "."
 
 
 def _seat(player: int) -> str:

@@ -121,6 +121,24 @@ def move_columns(board: BoardView, state: State[Any]) -> list[str]:
     return lines
 
 
+def setup_step(board: BoardView, state: State[Any]) -> str:
+    """Vacu's komi step, said with the players' names and the command to
+    send ('' past it, and in the other games): the drawing says only 'the
+    first player', as it knows no names."""
+    phase = getattr(state, "phase", None)  # (Vacu's states have one)
+    seat = state.to_move
+    if board.status.over or seat is None or phase not in ("komi", "colour"):
+        return ""
+    name, number = board.players[seat], board.version + 1
+    send = f"'{board.game} move {board.id} {name} PASSWORD"
+    if phase == "komi":
+        return (
+            f"{name} names the komi, then {board.players[1 - seat]} chooses a colour. "
+            f"{name} sends {send} komi6#{number}' (any whole number in place of 6)."
+        )
+    return f"{name} chooses a colour: {send} black#{number}' or {send} white#{number}'."
+
+
 def board_body(
     board: BoardView,
     state: State[Any],
@@ -139,6 +157,9 @@ def board_body(
     lines.append("")
     shown = as_shown(state, board.status, board.version, board.result, board.winner)
     lines.append(text_board(shown, reader).rstrip("\n"))
+    step = setup_step(board, state)
+    if step:
+        lines.append(step)
     if watchers:
         lines.append("")
         lines.append("Subscribers: " + ", ".join(watchers) + ".")
