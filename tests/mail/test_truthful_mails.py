@@ -209,3 +209,21 @@ def test_every_vacu_example_a_board_mail_shows_plays_as_written(
             replay(door, game, board, record)
         mails = exchange(door, address, f"{game} move {board} {who} {move}#{plies + 1}")
         assert mails and all("Error" not in m.subject for m in mails), (move, mails[0].text[:300])
+
+
+def test_a_totaltime_board_mail_shows_each_players_time_used_and_left(door: Door) -> None:
+    players(door, "vasco -size=12 --totaltime=10")
+    door.clock.advance(hours=5)
+    exchange(door, ANN, "vasco move 1 ann annpass1 a0,0")
+    door.clock.advance(days=1, hours=2)
+    mails = exchange(door, BOB, "vasco move 1 bob bobpass1 b1,0")
+    line = (
+        "Time (10 days each): ann used 5 hours, 9 days 19 hours left; "
+        "bob used 1 day 2 hours, 8 days 22 hours left."
+    )
+    assert {to(mails, who).text.count(line) for who in (ANN, BOB)} == {1}
+    door.clock.advance(days=2)  # ann's wait counts as hers, in bob's queued board
+    [queued] = exchange(door, BOB, "vasco queue 1 bob bobpass1 c2,0")
+    assert "ann used 2 days 5 hours, 7 days 19 hours left;" in queued.text
+    over = exchange(door, ANN, "vasco resign 1 ann annpass1")
+    assert "Time (10 days each)" not in to(over, BOB).text  # the story says the time taken

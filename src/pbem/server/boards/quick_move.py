@@ -548,7 +548,10 @@ def _mails(
     for reader in people:
         if reader.preference != "every" or reader.address is None:
             continue
-        body = board_body(view, after, reader.seat, comment=command.comment, commenter=mover)
+        body = board_body(
+            view, after, reader.seat, comment=command.comment, commenter=mover,
+            now=view.moves[-1].played_at,  # (the move's own time: `ctx.now` on the full path)
+        )  # fmt: skip
         mail = Outgoing(
             (reader.address,), topic, body, board=MailedBoard(view.id, view.version, reader.seat)
         )

@@ -238,7 +238,7 @@ def nag(ctx: Context, board: Board, player: User, waited: timedelta) -> None:
         lines.append(f"Without a move by {when} you forfeit.")
     lines.append(f"On vacation? 'vacation {player.userid} PASSWORD on' stops the clock.")
     view = view_in(ctx.session, board)
-    body = board_body(view, rebuild(board), seat)  # the board, as pbmserv's nag had it
+    body = board_body(view, rebuild(board), seat, now=ctx.now)  # the board, as pbmserv's nag had it
     ctx.reply.send(
         main_address(player),
         f"{title} Board {board.id} {player.userid} (reminder)",

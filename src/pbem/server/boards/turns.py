@@ -126,7 +126,7 @@ def queue(
     ctx.reply.send(
         main_address(user),
         f"{game.title} Board {board.id} queued",
-        "\n".join(lines) + "\n\n" + board_body(view, state, seat),
+        "\n".join(lines) + "\n\n" + board_body(view, state, seat, now=ctx.now),
         board=MailedBoard(board.id, board.version, seat),
     )
     ctx.reply.did(Effect.QUEUED)

@@ -10,6 +10,7 @@ the pages and the API show, read in the command's own transaction
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
@@ -23,7 +24,7 @@ from ..context import seat_of, sending_user
 from ..language.messages import MailedBoard
 from ..players.accounts import main_address
 from ..views.board_view import BoardView, as_shown, read_view
-from .game_over import game_over_story, notices
+from .game_over import duration, game_over_story, notices
 
 if TYPE_CHECKING:
     from ..context import Context
@@ -139,6 +140,38 @@ def setup_step(board: BoardView, state: State[Any]) -> str:
     return f"{name} chooses a colour: {send} black#{number}' or {send} white#{number}'."
 
 
+def clocks(board: BoardView, now: datetime) -> list[tuple[timedelta, timedelta]]:
+    """Each seat's time used and time left on a `--totaltime` board, at
+    `now` (the wait of the player to move counts as theirs, as in
+    `store.boards.time_used`); [] on a board without a total time."""
+    if not board.total_days:
+        return []
+    allowed = timedelta(days=board.total_days)
+    used = [timedelta() for _ in board.players]
+    previous = board.created_at
+    for move in board.moves:
+        used[move.seat] += move.played_at - previous
+        previous = move.played_at
+    if board.active and board.to_move is not None:
+        used[board.to_move] += max(timedelta(), now - previous)
+    return [(spent, max(timedelta(), allowed - spent)) for spent in used]
+
+
+def clock_line(board: BoardView, now: datetime | None) -> str:
+    """'Time (10 days each): ann used 2 hours, 9 days 22 hours left; bob ...'
+    ('' without --totaltime); without `now`, as of the board's last change."""
+    at = board.updated_at if now is None else now
+    times = clocks(board, at)
+    if not times:
+        return ""
+    each = "; ".join(
+        f"{name} used {duration(spent)}, {duration(left)} left"
+        for name, (spent, left) in zip(board.players, times, strict=True)
+    )
+    when = "" if now is not None else f", as of {board.updated_at:%Y-%m-%d %H:%M} UTC"
+    return f"Time ({days(board.total_days or 0)} each{when}): {each}."
+
+
 def board_body(
     board: BoardView,
     state: State[Any],
@@ -148,10 +181,15 @@ def board_body(
     commenter: str = "",
     watchers: list[str] | None = None,
     said: str = "",
+    now: datetime | None = None,
 ) -> str:
     """The whole body of a board mail for one reader (a seat, or None);
-    `said` heads the comment (default 'Comment from COMMENTER:')."""
+    `said` heads the comment (default 'Comment from COMMENTER:'); on a
+    `--totaltime` board, each player's time used and left at `now`."""
     lines = heading(board, state)  # (a board over says so below the drawing)
+    clock = clock_line(board, now) if board.active else ""
+    if clock:
+        lines.append(clock)
     lines.append("")
     lines.extend(move_columns(board, state))
     lines.append("")
@@ -213,7 +251,7 @@ def send_board(
             continue  # (a player on several seats gets one mail, drawn for their turn)
         body = board_body(
             view, state, player.seat, comment=comment, commenter=commenter, watchers=names,
-            said=said,
+            said=said, now=ctx.now,
         )  # fmt: skip
         picture = MailedBoard(board.id, board.version, player.seat)
         address = main_address(user)
@@ -222,8 +260,15 @@ def send_board(
             sent.add(address.lower())
     onlooker = MailedBoard(board.id, board.version)
     copy = board_body(
-        view, state, None, comment=comment, commenter=commenter, watchers=names, said=said
-    )  # the same for every subscriber
+        view,
+        state,
+        None,
+        comment=comment,
+        commenter=commenter,
+        watchers=names,
+        said=said,
+        now=ctx.now,
+    )  # the same for every subscriber; fmt: skip
     for user in watchers:
         footer = (
             f"You follow board {board.id}: '{board.game} unsubscribe {user.userid} PASSWORD "
@@ -237,7 +282,8 @@ def send_board(
     involved = {a.address_key for p in board.players for a in p.user.addresses}
     if ctx.sender and ctx.sender.lower() not in sent | involved:
         body = board_body(
-            view, state, None, comment=comment, commenter=commenter, watchers=names, said=said
-        )
+            view, state, None, comment=comment, commenter=commenter, watchers=names, said=said,
+            now=ctx.now,
+        )  # fmt: skip
         text = story + opening_for(opening, sending_user(ctx)) + body
         ctx.reply.send(ctx.sender, topic, text, board=onlooker)

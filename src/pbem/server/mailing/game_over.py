@@ -41,7 +41,7 @@ def game_over_story(session: Session, board: Board, now: datetime) -> str:
     used = _time_used(board, len(names), ended)
     lines.append(
         "Time taken: "
-        + ", ".join(f"{n} {_duration(t)}" for n, t in zip(names, used, strict=True))
+        + ", ".join(f"{n} {duration(t)}" for n, t in zip(names, used, strict=True))
         + "."
     )
     lines.extend(_rating_lines(session, board, names))
@@ -111,7 +111,7 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
-def _duration(span: timedelta) -> str:
+def duration(span: timedelta) -> str:
     """'2 days 3 hours', '5 hours 10 minutes', 'under a minute'."""
     minutes = int(span.total_seconds() // 60)
     days, minutes = divmod(minutes, 24 * 60)
