@@ -227,3 +227,15 @@ def test_a_totaltime_board_mail_shows_each_players_time_used_and_left(door: Door
     assert "ann used 2 days 5 hours, 7 days 19 hours left;" in queued.text
     over = exchange(door, ANN, "vasco resign 1 ann annpass1")
     assert "Time (10 days each)" not in to(over, BOB).text  # the story says the time taken
+
+
+def test_answers_about_one_challenge_say_it_in_the_singular(door: Door) -> None:
+    players(door)  # board 1: ann's challenge to bob
+    [accepted] = exchange(door, BOB, "vasco accept bob bobpass1")[-1:]
+    assert accepted.text.startswith(
+        "You accept the Vasco challenge on board 1. Resigning now counts as a loss"
+    )
+    exchange(door, ANN, "vasco challenge ann bob -size=3")
+    exchange(door, ANN, "vasco challenge ann bob -size=3")
+    [declined] = exchange(door, BOB, "vasco reject bob bobpass1")[-1:]
+    assert declined.text.startswith("You declined the Vasco challenges on boards 2, 3. ")

@@ -263,7 +263,7 @@ def test_reject_stands_until_accept_and_limit_reports_and_sets_it(door: Door) ->
     [answer] = exchange(door, BOB, "vasco reject bob bobpass1", "Busy this month.")[-1:]
     assert answer.subject == "Vasco challenges rejected by bob"
     assert answer.text.startswith(
-        "You declined the Vasco challenges on boards 1. You take no new Vasco challenges "
+        "You declined the Vasco challenge on board 1. You take no new Vasco challenges "
         "until you send 'vasco accept bob PASSWORD'."
     )
     [refused] = exchange(door, ANN, "vasco challenge ann bob")

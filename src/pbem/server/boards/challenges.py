@@ -60,10 +60,9 @@ def accept_all(ctx: Context, game: Game, command: commands.AnswerChallenges) -> 
                     f"{user.userid} accepts the challenge on board {board.id} "
                     f"({' vs '.join(players_of(board))}).\n" + quoted(command.comment, user.userid),
                 )
-    numbers = ", ".join(str(board.id) for board, _ in boards)
     taken = (
-        f"You accept the {game.title} challenges on boards {numbers}. Resigning one now "
-        "counts as a loss, no longer as declining. "
+        f"You accept the {game.title} {on_boards(boards)}. Resigning now counts as a loss, "
+        "no longer as declining. "
         if boards
         else f"You have no open {game.title} challenge. "
     )
@@ -80,15 +79,18 @@ def reject_all(ctx: Context, game: Game, command: commands.AnswerChallenges) -> 
     boards = open_challenges(ctx, game, user)
     for board, seat in boards:
         end_by_resignation(ctx, board, rebuild(board), seat, command.comment)
-    declined = (
-        f"You declined the {game.title} challenges on boards "
-        f"{', '.join(str(board.id) for board, _ in boards)}. "
-        if boards
-        else ""
-    )
+    declined = f"You declined the {game.title} {on_boards(boards)}. " if boards else ""
     ctx.reply.send(
         main_address(user),
         f"{game.title} challenges rejected by {user.userid}",
         f"{declined}You take no new {game.title} challenges until you send "
         f"'{game.name} accept {user.userid} PASSWORD'.\n",
+    )
+
+
+def on_boards(boards: list[tuple[Board, int]]) -> str:
+    """'challenge on board 3', 'challenges on boards 3, 5'."""
+    numbers = ", ".join(str(board.id) for board, _ in boards)
+    return (
+        f"challenge on board {numbers}" if len(boards) == 1 else f"challenges on boards {numbers}"
     )

@@ -78,7 +78,11 @@ def subscribe(ctx: Context, game: Game, command: commands.Subscribe) -> None:
             )
         for number in playing:
             set_subscription(ctx, user, game.name, Kind.BOARD, number, add)
-        done.append(f"the {len(playing)} {game.title} boards being played")
+        count = len(playing)
+        done.append(
+            f"the {game.title} board being played" if count == 1
+            else f"the {count} {game.title} boards being played"
+        )  # fmt: skip
     what = ", ".join(done)
     said = f"copies of the mails of {what}" if add else f"no more copies of {what}"
     if over:
