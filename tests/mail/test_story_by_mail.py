@@ -91,9 +91,9 @@ def test_a_resignation_with_its_comment_ends_in_a_rated_game_over_mail(door: Doo
     # ann moved at once, then waited 2 days 3 hours before resigning; bob took 5 hours
     assert lines[2] == "Time taken: ann 2 days 3 hours, bob 5 hours."
     # both provisional and new: each game is worth the average of both
-    # ratings (1600) plus or minus 200
-    assert lines[3] == "ann's rating went down from 1600 to 1400 (provisional)."
-    assert lines[4] == "bob's rating went up from 1600 to 1800 (provisional)."
+    # ratings (1600) plus or minus 200, pulled by (1720 - 1600) / 5 = 24
+    assert lines[3] == "ann's rating went down from 1600 to 1424 (provisional)."
+    assert lines[4] == "bob's rating went up from 1600 to 1824 (provisional)."
     assert "Comment from ann:\n> Well played." in text
     assert text.count("Game over") == 2  # the story's line, and the board's status
 
@@ -105,7 +105,7 @@ def test_a_game_won_by_the_rules_names_the_winner(door: Door) -> None:
     text = to(mails, ANN).text
     assert mails[0].subject == "Vasco Board 1 game over"
     assert text.startswith("Game over: bob wins; the pool is empty and no loop was closed;")
-    assert "ann's rating went down from 1600 to 1400 (provisional)." in text
+    assert "ann's rating went down from 1600 to 1424 (provisional)." in text
 
 
 def test_a_declined_challenge_passes_the_comment_on_and_is_not_rated(door: Door) -> None:
@@ -129,7 +129,7 @@ def test_a_draw_proposed_and_accepted_with_comments(door: Door) -> None:
     text = to(drawn, BOB).text
     assert to(drawn, BOB).subject == "Vasco Board 1 game over **"
     assert text.startswith("Game over: drawn by agreement.\n")
-    assert "ann's rating stayed at 1600 (provisional)." in text
+    assert "ann's rating went up from 1600 to 1624 (provisional)." in text  # the pull
     assert "Comment from ann:\n> Gladly." in text
 
 
@@ -193,7 +193,7 @@ def test_the_nag_carries_the_board_and_the_forfeit_ends_the_game(door: Door) -> 
     door.clock.advance(days=1, hours=1)
     [nag] = tick(door)
     assert (nag.to, nag.subject) == (ANN, "Vasco Board 1 ann (reminder)")
-    assert nag.text.startswith("It has been your move on board 1 for 1 days.")
+    assert nag.text.startswith("It has been your move on board 1 for 1 day.")
     assert "Moves:\n    1. ann        a0,0     2. bob        b1,0" in nag.text
     assert "Last move: b1,0 by Blue (X)." in nag.text
 
@@ -203,7 +203,7 @@ def test_the_nag_carries_the_board_and_the_forfeit_ends_the_game(door: Door) -> 
     assert to(mails, BOB).subject == "Vasco Board 1 game over"
     assert text.startswith("Game over: ann forfeited: no move in 3 days; bob wins.\n")
     assert "Time taken: ann 3 days 1 hour, bob under a minute." in text
-    assert "bob's rating went up from 1600 to 1800 (provisional)." in text
+    assert "bob's rating went up from 1600 to 1824 (provisional)." in text
 
 
 def test_chat_and_proposals_reach_subscribers_and_anyone_may_chat(door: Door) -> None:
@@ -226,9 +226,9 @@ def test_chat_and_proposals_reach_subscribers_and_anyone_may_chat(door: Door) ->
 def test_the_game_over_mail_gives_pbmserv_ratings_with_the_pull_towards_1720(
     door: Door,
 ) -> None:
-    """Two established active players average 1820, so each provisional
-    rating gets (1720 - 1820) / 5 = -20: the newcomers end at 1800 - 20 and
-    1400 - 20, whole numbers."""
+    """pbmserv's (R*g + v)/(g+1) + (1720 - R)/5 with R the player's own
+    rating: two established players (averaging 1820) change nothing, each
+    newcomer is pulled by (1720 - 1600) / 5 = 24: 1800 + 24 and 1400 + 24."""
     from sqlalchemy import select
 
     from pbem.store import Rating, User
@@ -247,8 +247,8 @@ def test_the_game_over_mail_gives_pbmserv_ratings_with_the_pull_towards_1720(
     exchange(door, ANN, "vasco move 1 ann annpass1 a0,0")
     mails = exchange(door, BOB, "vasco move 1 bob bobpass1 a-1,-1")
     text = to(mails, ANN).text
-    assert "ann's rating went down from 1600 to 1380 (provisional)." in text
-    assert "bob's rating went up from 1600 to 1780 (provisional)." in text
+    assert "ann's rating went down from 1600 to 1424 (provisional)." in text
+    assert "bob's rating went up from 1600 to 1824 (provisional)." in text
 
 
 def test_a_player_may_play_both_seats_of_a_board_they_start_and_it_is_never_rated(

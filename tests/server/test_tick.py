@@ -46,7 +46,7 @@ def test_nag_once_a_day_after_the_nag_time_then_forfeit(server: Server, clock: C
     assert (board(server).status, board(server).winner) == ("finished", 0)
     assert board(server).ending is Ending.FORFEIT
     [table] = server.handle("x@example.org", "vasco standings").mails
-    assert "alice" in table.body and "1800" in table.body  # forfeits are rated
+    assert "alice" in table.body and "1824" in table.body  # forfeits are rated
 
 
 def test_a_move_resets_the_clock(server: Server, clock: Clock) -> None:
@@ -106,7 +106,7 @@ def test_digest_once_a_day_and_archiving(server: Server, clock: Clock) -> None:
     start(server)
     server.handle("bob@example.org", "mail bob pw-bob digest")
     [digest] = server.tick()
-    assert digest.subject == "pbem digest bob: 1 boards await you"
+    assert digest.subject == "pbem digest bob: 1 board awaits you"
     assert "Vasco board 1 against alice, move 2, waiting 0 days" in digest.body
     clock.advance(hours=12)
     assert server.tick() == []
