@@ -62,9 +62,9 @@ def test_a_command_no_door_vouched_for_needs_its_password(server: Server) -> Non
 def test_a_refused_command_changes_nothing_and_says_why(server: Server) -> None:
     board = challenge(server)
     queued = outbox_count(server)
-    stale = commands.Move(game="vasco", board=board, userid="alice", move="a0,0", number=3)
-    (refusal,) = server.execute(stale, as_user="alice").mails
-    assert refusal.error_kind == CONFLICT and "stale" in (refusal.error or "")
+    ahead = commands.Move(game="vasco", board=board, userid="alice", move="a0,0", number=3)
+    (refusal,) = server.execute(ahead, as_user="alice").mails
+    assert refusal.error_kind == CONFLICT and "has not reached" in (refusal.error or "")
     out_of_turn = commands.Move(game="vasco", board=board, userid="bob", move="a0,0")
     (refusal,) = server.execute(out_of_turn, as_user="bob").mails
     assert "not your move" in (refusal.error or "")
