@@ -16,9 +16,10 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from playwright.sync_api import Error as PlaywrightError
 from sqlalchemy import Engine, select
 
 import pbem.web
-from pbem.server import Server
+from pbem.server import Server, utc_now
 from pbem.settings import Settings
 from pbem.store import Board, MoveRow, OutboxMessage, make_engine, session_factory
 from pbem.store.boards import rebuild
@@ -116,10 +117,13 @@ class LiveSite:
 
 
 @contextmanager
-def live_site(folder: Path) -> Iterator[LiveSite]:
-    """A fresh SQLite database and the web door on it, served in a thread."""
-    engine = make_engine(upgraded_sqlite(folder / "db.sqlite3"))
-    server = Server(session_factory(engine))
+def live_site(
+    folder: Path, database: str | None = None, clock: Callable[[], datetime] = utc_now
+) -> Iterator[LiveSite]:
+    """The web door, served in a thread, on a fresh SQLite database (or on
+    the `database` given), its server's time told by `clock`."""
+    engine = make_engine(database or upgraded_sqlite(folder / "db.sqlite3"))
+    server = Server(session_factory(engine), clock)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     settings = Settings(secret_key="k" * 32, web_host="127.0.0.1", web_port=port, web_url=url)

@@ -942,3 +942,56 @@ def test_an_action_answers_the_board_as_a_fresh_read_shows_it(
         client.app.state.board_json = Recent[bytes](16)  # as another process would
         assert result.board.model_dump(mode="json") == client.get("/api/vasco/boards/1").json()
         assert result.board.version == number and result.messages
+
+
+def clocks_of(client: TestClient, board: int = 1) -> list[tuple[str, int, int]]:
+    """A board's clocks as the API gives them: (userid, used, left) by seat,
+    in hours; and the same in a read with nothing kept (another process)."""
+    body = client.get(f"/api/vasco/boards/{board}").json()
+    client.app.state.board_json = Recent[bytes](16)
+    assert client.get(f"/api/vasco/boards/{board}").json() == body
+    assert [clock["seat"] for clock in body["clocks"]] == list(range(len(body["clocks"])))
+    return [
+        (clock["userid"], clock["used_seconds"] // 3600, clock["left_seconds"] // 3600)
+        for clock in body["clocks"]
+    ]
+
+
+@BOTH_ENGINES
+def test_a_totaltime_boards_json_has_each_players_time_used_and_left_as_of_now(
+    server: Server, client: TestClient, tokens: dict[str, str]
+) -> None:
+    """Issue 49, item 24: while the board is played, as of the request (the
+    wait of the player to move counts as theirs), though the board did not
+    change; once over, as at its end (the clock run out: all of it used,
+    the wait until the tick ended the board counted as the loser's, as the
+    game-over mail counts it)."""
+    clock = server.clock
+    assert isinstance(clock, Clock)
+    challenge(client, tokens["alice"], totaltime=10)
+    assert clocks_of(client) == [("alice", 0, 240), ("bob", 0, 240)]
+    clock.advance(hours=5)
+    assert move(client, tokens["alice"], "a0,0", 1).json()["board"]["clocks"] == [
+        {"seat": 0, "userid": "alice", "used_seconds": 5 * 3600, "left_seconds": 235 * 3600},
+        {"seat": 1, "userid": "bob", "used_seconds": 0, "left_seconds": 240 * 3600},
+    ]
+    clock.advance(hours=2)
+    assert clocks_of(client) == [("alice", 5, 235), ("bob", 2, 238)]
+    clock.advance(days=1)  # nothing changed on the board but the time
+    assert clocks_of(client) == [("alice", 5, 235), ("bob", 26, 214)]
+    assert move(client, tokens["bob"], "b1,0", 2).status_code == 200
+    clock.advance(hours=236)  # alice's ten days are up: the tick ends the board
+    server.tick()
+    over = client.get("/api/vasco/boards/1").json()
+    assert over["result"]["ending"] == "out of time", over["result"]
+    assert clocks_of(client) == [("alice", 241, 0), ("bob", 26, 214)]
+    clock.advance(days=3)  # a finished board's clocks stand still
+    assert clocks_of(client) == [("alice", 241, 0), ("bob", 26, 214)]
+    # a board without a total time has none, and the schema says what they are
+    challenge(client, tokens["alice"])
+    assert client.get("/api/vasco/boards/2").json()["clocks"] == []
+    schema = client.get("/openapi.json").json()["components"]["schemas"]
+    assert "as of the request" in schema["BoardDetail"]["properties"]["clocks"]["description"]
+    assert set(schema["ClockInfo"]["properties"]) == {
+        "seat", "userid", "used_seconds", "left_seconds",
+    }  # fmt: skip

@@ -24,6 +24,7 @@ from .errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandError
 from .language import commands
 from .language.messages import Effect, MailedBoard, Outcome, Outgoing
 from .mailing.footers import stop_token_of
+from .mailing.game_over import duration
 from .players.passwords import PasswordWork, handed_out, set_cost
 from .players.throttle import check_allowed, record_failure
 from .read_side import Account, Home, Player, ReadSide
@@ -75,6 +76,7 @@ __all__ = [
     "bot_turns",
     "check_allowed",
     "commands",
+    "duration",
     "handed_out",
     "own_subject",
     "pictures",

@@ -25,6 +25,7 @@ a command was refused. The status says what kind of refusal it was:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
@@ -65,6 +66,7 @@ from .api_models import (
     BoardList,
     BoardSummary,
     ChallengeRequest,
+    ClockInfo,
     CommandRequest,
     CommandResult,
     ErrorBody,
@@ -309,16 +311,37 @@ def board_detail(view: BoardView, at: int | None = None) -> BoardDetail:
     )
 
 
+def clock_infos(view: BoardView, now: datetime) -> list[ClockInfo]:
+    """Each seat's clock at `now` (once over, at the board's end); [] on a
+    board without a total time."""
+    return [
+        ClockInfo(
+            seat=seat,
+            userid=view.players[seat],
+            used_seconds=int(used.total_seconds()),
+            left_seconds=int(left.total_seconds()),
+        )
+        for seat, (used, left) in enumerate(view.clocks(now))
+    ]
+
+
+_CLOCKS = TypeAdapter(list[ClockInfo])
+
+
 def detail_json(request: Request, view: BoardView, at: int | None = None) -> bytes:
     """A board's detail as JSON (now, or after move `at`), kept by all it
     shows (the view's stamp), so each position is serialised once per
-    process however often it is asked for."""
+    process however often it is asked for. The clocks move on with time,
+    not with the board: they are worked out at each request (the Server's
+    clock) and added to what is kept, as its last field."""
     key = (view.stamp, view.shown(at))
     kept: Recent[bytes] = request.app.state.board_json
     body = kept.get(key)
     if body is None:
-        body = kept.put(key, board_detail(view, at).model_dump_json().encode())
-    return body
+        detail = board_detail(view, at).model_dump_json(exclude={"clocks"})
+        body = kept.put(key, detail.encode())
+    clocks = _CLOCKS.dump_json(clock_infos(view, server_of(request).clock()))
+    return body[:-1] + b',"clocks":' + clocks + b"}"  # (the kept object, one field more)
 
 
 _MAILS = TypeAdapter(list[MailOut])

@@ -111,6 +111,20 @@ class ResultInfo(BaseModel):
     )
 
 
+class ClockInfo(BaseModel):
+    """A player's clock on a board with a total time (`--totaltime`)."""
+
+    seat: int
+    userid: str
+    used_seconds: int = Field(
+        description="The time the player has used, in whole seconds: their moves' time, and "
+        "while the board is played and they are to move, their wait until the request."
+    )
+    left_seconds: int = Field(
+        description="timing.total_days less the time used, in whole seconds (never below 0)."
+    )
+
+
 class BoardDetail(BaseModel):
     """A board: its players, state, record and position."""
 
@@ -137,6 +151,13 @@ class BoardDetail(BaseModel):
     )
     created_at: datetime
     updated_at: datetime
+    clocks: list[ClockInfo] = Field(
+        [],
+        description="On a board with a total time (timing.total_days), each seat's time used "
+        "and left, by seat: as of the request while the board is played (the wait of the "
+        "player to move counts as theirs), as at its end once it is over (the wait of the "
+        "player to move when it ended counted as theirs). Empty without a total time.",
+    )
 
 
 class StandingInfo(BaseModel):

@@ -6,6 +6,7 @@ JavaScript), a preview before sending, and the special moves."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -18,6 +19,7 @@ from ..server import (
     Effect,
     Ending,
     commands,
+    duration,
     play_moves,
     view_line,
 )
@@ -76,6 +78,30 @@ def record_of(view: BoardView) -> list[Said]:
     ]
 
 
+@dataclass(frozen=True)
+class Clock:
+    """A player's clock on a `--totaltime` board, as the page says it:
+    the time used and left ("9 days 19 hours"), and whether it is running
+    (the player to move of a board being played)."""
+
+    userid: str
+    used: str
+    left: str
+    running: bool
+
+
+def clocks_of(view: BoardView, now: datetime) -> list[Clock]:
+    """Each player's clock at `now` (the request's time: the wait of the
+    player to move counts as theirs), or at the end of a finished board;
+    [] on a board without a total time."""
+    return [
+        Clock(
+            view.players[seat], duration(used), duration(left), view.active and seat == view.to_move
+        )
+        for seat, (used, left) in enumerate(view.clocks(now))
+    ]
+
+
 def games(count: int) -> str:
     return "1 game" if count == 1 else f"{count} games"
 
@@ -116,6 +142,7 @@ def board_view(
     levels = dict(enumerate(around.bot_levels))
     if view.active and view.to_move is not None and levels.get(view.to_move) is not None:
         bot_to_move = view.players[view.to_move]
+    now = server.clock()
     return render(
         request,
         "board.html",
@@ -129,6 +156,9 @@ def board_view(
         latest=latest,
         seats=seats,
         seat=seat,
+        clocks=clocks_of(view, now),
+        total_days=view.total_days,
+        clocks_at=now,
         record=record_of(view),
         revision=view.revision,
         ending=ending_of(view),

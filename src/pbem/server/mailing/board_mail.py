@@ -10,7 +10,7 @@ the pages and the API show, read in the command's own transaction
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
@@ -140,28 +140,11 @@ def setup_step(board: BoardView, state: State[Any]) -> str:
     return f"{name} chooses a colour: {send} black#{number}' or {send} white#{number}'."
 
 
-def clocks(board: BoardView, now: datetime) -> list[tuple[timedelta, timedelta]]:
-    """Each seat's time used and time left on a `--totaltime` board, at
-    `now` (the wait of the player to move counts as theirs, as in
-    `store.boards.time_used`); [] on a board without a total time."""
-    if not board.total_days:
-        return []
-    allowed = timedelta(days=board.total_days)
-    used = [timedelta() for _ in board.players]
-    previous = board.created_at
-    for move in board.moves:
-        used[move.seat] += move.played_at - previous
-        previous = move.played_at
-    if board.active and board.to_move is not None:
-        used[board.to_move] += max(timedelta(), now - previous)
-    return [(spent, max(timedelta(), allowed - spent)) for spent in used]
-
-
 def clock_line(board: BoardView, now: datetime | None) -> str:
     """'Time (10 days each): ann used 2 hours, 9 days 22 hours left; bob ...'
     ('' without --totaltime); without `now`, as of the board's last change."""
     at = board.updated_at if now is None else now
-    times = clocks(board, at)
+    times = board.clocks(at)
     if not times:
         return ""
     each = "; ".join(

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cache, cached_property
 from typing import Any
 
@@ -356,6 +356,31 @@ class BoardView:
 
     def parsed_options(self) -> Options:
         return POSITIONS.options(self.game, self.options)
+
+    def clocks(self, now: datetime) -> list[tuple[timedelta, timedelta]]:
+        """Each seat's time used and time left on a `--totaltime` board
+        ([] on one without a total time). While it is played, at `now`,
+        the wait of the player to move counting as theirs (as
+        `store.boards.time_used` counts it); once over, at its end, the
+        wait of the player to move when it ended (a resignation, a
+        forfeit, the clock run out) counting as theirs, as the game-over
+        mail's time taken does."""
+        if not self.total_days:
+            return []
+        used = [timedelta() for _ in self.players]
+        previous = self.created_at
+        for move in self.moves:
+            used[move.seat] += move.played_at - previous
+            previous = move.played_at
+        if self.active:
+            waiting, until = self.to_move, now
+        else:  # (the view's to_move is None once over: the position says who was to move)
+            waiting = POSITIONS.state(self.game, self.options, self.record).to_move
+            until = self.updated_at
+        if waiting is not None:
+            used[waiting] += max(timedelta(), until - previous)
+        allowed = timedelta(days=self.total_days)
+        return [(spent, max(timedelta(), allowed - spent)) for spent in used]
 
     def seat_of(self, userid: str | None) -> int | None:
         """The seat of this userid (any case), None for a watcher: the seat
