@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import smtplib
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.policy import SMTP
@@ -64,7 +65,15 @@ class Door:
 
 @pytest.fixture
 def door(tmp_path: Path) -> Iterator[Door]:
-    engine = make_engine(upgraded_sqlite(tmp_path / "pbem.sqlite3"))
+    with door_on(upgraded_sqlite(tmp_path / "pbem.sqlite3"), tmp_path) as opened:
+        yield opened
+
+
+@contextmanager
+def door_on(url: str, tmp_path: Path) -> Iterator[Door]:
+    """The door on the database at `url` (a test on both engines makes its
+    own fixture of it: tests/mail/test_clocks_by_mail.py)."""
+    engine = make_engine(url)
     clock = Clock()
     server = Server(session_factory(engine), clock)
     world, relay = start_world()

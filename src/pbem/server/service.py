@@ -362,16 +362,16 @@ class Server:
                     with self.sessions.begin() as session:
                         if not first_time(session, key, now):
                             return NOTHING
-                        return Outcome((self._error_mail(session, sender, line, body, error),))
+                        return Outcome((self._error_mail(session, sender, line, body, error, now),))
                 with self.reads() as session:
-                    return Outcome((self._error_mail(session, sender, line, body, error),))
+                    return Outcome((self._error_mail(session, sender, line, body, error, now),))
             # One transaction records the mail and queues its answer; the answer
             # is written in it too (a second connection would wait on this
             # one's write lock under SQLite).
             with self.sessions.begin() as session:
                 if not first_time(session, key, now):
                     return NOTHING
-                answers = [self._error_mail(session, sender, line, body, error)]
+                answers = [self._error_mail(session, sender, line, body, error, now)]
                 if by_mail:
                     answers = cap_replies(session, sender, answers, now)
                 messages = with_footers(session, answers)
@@ -426,10 +426,17 @@ class Server:
         return tick(self.sessions, self.clock())
 
     def _error_mail(
-        self, session: Session, sender: str, line: str, body: str, error: CommandError
+        self,
+        session: Session,
+        sender: str,
+        line: str,
+        body: str,
+        error: CommandError,
+        now: datetime,
     ) -> Outgoing:
         """The answer to a refused command: the reason, the board it was
-        about as it stands, and the command as it came."""
+        about as it stands at `now` (the command's time), and the command
+        as it came."""
         parts = [error.message, ""]
         view = None
         if error.board is not None:
@@ -441,7 +448,7 @@ class Server:
                     example = state.move_text(moves[0]) if moves else None
                     parts[0] = error.filled(shown.version + 1, example)
                 parts += [f"The board ({subject(shown, state)}):", ""]
-                parts.append(board_body(shown, state, None).rstrip("\n"))
+                parts.append(board_body(shown, state, None, now=now).rstrip("\n"))
                 parts.append("")
                 view = MailedBoard(shown.id, shown.version)
         parts.append("Your message was:")

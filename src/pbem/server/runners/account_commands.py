@@ -419,7 +419,9 @@ def all_show(ctx: Context, command: commands.AllShow) -> None:
         state = rebuild(board)
         seat = next(p.seat for p in board.players if p.user_id == user.id)
         view = view_in(ctx.session, board)
-        parts.append(f"== {subject(view, state)} ==\n\n" + board_body(view, state, seat))
+        parts.append(
+            f"== {subject(view, state)} ==\n\n" + board_body(view, state, seat, now=ctx.now)
+        )
     ctx.reply.send(ctx.sender, f"pbem all show {user.userid}", "\n".join(parts))
 
 

@@ -67,7 +67,9 @@ def show_one(ctx: Context, game: Game, number: int, at: int | None, player: str 
             f"Board {board.id} as it was after move {at}, not as it is now ({now}: "
             f"'{game.name} show {board.id}' shows it).\n\n"
         )
-    ctx.reply.send(ctx.sender, topic, first + board_body(view, state, seat), board=picture)
+    ctx.reply.send(
+        ctx.sender, topic, first + board_body(view, state, seat, now=ctx.now), board=picture
+    )
 
 
 MOST_SHOWN = 20  # boards drawn in one `show` by players
@@ -137,7 +139,9 @@ def show_players(ctx: Context, game: Game, command: commands.ShowPlayers) -> Non
         seats = [p.seat for p in board.players if p.user_id in ids]
         seat = board.to_move if board.to_move in seats else (seats[0] if seats else None)
         view = view_in(ctx.session, board)
-        parts.append(f"== {subject(view, state)} ==\n\n" + board_body(view, state, seat))
+        parts.append(
+            f"== {subject(view, state)} ==\n\n" + board_body(view, state, seat, now=ctx.now)
+        )
     ctx.reply.send(ctx.sender, f"{game.title} show {names} {choice}", "\n".join(parts))
 
 
