@@ -41,6 +41,10 @@ def test_a_reply_to_a_chat_mail_gets_the_command_to_send(players: Door) -> None:
     [chat] = [m for m in answers(players, ANN, "vasco chat 1 ann annpass1", "Later?")
               if str(m["To"]) == BOB]  # fmt: skip
     assert str(chat["Subject"]) == "Vasco Board 1 chat from ann"
+    # the chat mail itself says how to answer, for its reader
+    assert "To answer, send a mail whose Subject is 'vasco chat 1 bob PASSWORD'" in " ".join(
+        text(chat).split()
+    )
     [reply] = answers(players, BOB, "Re: Vasco Board 1 chat from ann", "Yes, later!")
     assert str(reply["To"]) == BOB and str(reply["Subject"]) == "Vasco Board 1 Error"
     said = text(reply)
@@ -72,6 +76,38 @@ def test_a_challenge_names_every_unreadable_word_at_once(players: Door) -> None:
     assert "Invalid challenge. Cannot read '--nagtime=x', '--forfeit=3':" in said
 
 
+def test_a_challenge_names_every_problem_in_one_refusal(players: Door) -> None:
+    """pbmserv's "Invalid challenge" listed every problem in one mail: an
+    unknown player, a bad option, a timing out of range and a forfeit time
+    not after the nag time, all at once; nothing is started."""
+    line = "vasco challenge ann nobody -size=x --nagtime=9 --forfeittime=400"
+    [reply] = answers(players, ANN, line)
+    assert str(reply["Subject"]).startswith("Vasco error")
+    said = text(reply)
+    assert said.startswith("Invalid challenge: 3 problems.\n- ")
+    assert "- There is no user 'nobody'." in said
+    assert "- Cannot read '--forfeittime=400'" in said
+    assert any("size" in problem for problem in said.split("\n- ")[1:])  # the option's own
+    # one problem alone is said as before, with no list
+    [one] = answers(players, ANN, "vasco challenge ann nobody")
+    assert text(one).startswith("There is no user 'nobody'.")
+    [nothing] = answers(players, ANN, "vasco show 2")  # no board was started
+    assert "There is no Vasco board 2" in text(nothing)
+
+
+def test_accept_lifts_a_limit_and_says_so(players: Door) -> None:
+    [limited] = answers(players, BOB, "vasco limit bob bobpass1 1")
+    assert "at most 1 board at once" in " ".join(text(limited).split())
+    [refused] = answers(players, ANN, "vasco challenge ann bob")
+    said = " ".join(text(refused).split())
+    assert "bob plays at most 1 Vasco board at once (their limit)" in said
+    [accepted] = [m for m in answers(players, BOB, "vasco accept bob bobpass1")
+                  if str(m["To"]) == BOB]  # fmt: skip
+    assert "(your limit of 1 is lifted, as on pbmserv)" in " ".join(text(accepted).split())
+    started = answers(players, ANN, "vasco challenge ann bob")
+    assert any(str(m["Subject"]).startswith("New Vasco Board 2") for m in started)
+
+
 def test_a_broadcast_carries_the_administrators_reply_to(
     players: Door, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -93,3 +129,15 @@ def test_one_bad_board_among_good_ones_is_named_in_the_subject_and_the_refusal(
     assert str(reply["Subject"]) == "Vasco Board 99 Error"
     said = " ".join(text(reply).split())
     assert "There is no Vasco board 99, so nothing was done (nor for any other board" in said
+
+
+def test_a_known_reader_is_named_not_called_userid(players: Door) -> None:
+    """Issue 49 item 16: the commands a mail suggests to a player carry
+    their own userid; only an address with no account reads USERID."""
+    [listing] = answers(players, BOB, "vasco games open")
+    assert "'vasco open bob PASSWORD" in text(listing)
+    [stranger] = answers(players, "x@example.net", "vasco games open")
+    assert "'vasco open USERID PASSWORD" in text(stranger)
+    answers(players, ANN, "vasco open ann annpass1")
+    [offered] = answers(players, BOB, "vasco games open")
+    assert "'vasco take NUMBER bob PASSWORD'" in " ".join(text(offered).split())

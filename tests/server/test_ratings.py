@@ -138,7 +138,7 @@ def test_limit_and_seek(server: Server) -> None:
     assert "  0/1" in table.body and "bob" in table.body
     server.handle("alice@example.org", "trugo challenge alice bob")
     [refused] = server.handle("alice@example.org", "trugo challenge bob alice").mails
-    assert "alice plays at most 1 Trugo boards at once" in refused.body
+    assert "alice plays at most 1 Trugo board at once" in refused.body
     [table] = server.handle("x@example.org", "trugo standings").mails
     assert any("bob" in line and line.rstrip().endswith("2") for line in table.body.splitlines())
     [error] = server.handle("alice@example.org", "trugo limit alice pw-alice many").mails

@@ -45,7 +45,9 @@ def answer_all(ctx: Context, game: Game, command: commands.AnswerChallenges) -> 
 
 def accept_all(ctx: Context, game: Game, command: commands.AnswerChallenges) -> None:
     user = login(ctx, command.userid, command.password)
-    rating_row(ctx.session, user.id, game.name).rejects = False
+    row = rating_row(ctx.session, user.id, game.name)
+    lifted = "" if row.limit is None else f" (your limit of {row.limit} is lifted, as on pbmserv)"
+    row.rejects, row.limit = False, None  # as `limit ... accept`: challenges taken again
     boards = open_challenges(ctx, game, user)
     for board, seat in boards:
         board.players[seat].accepted = True
@@ -69,7 +71,7 @@ def accept_all(ctx: Context, game: Game, command: commands.AnswerChallenges) -> 
     ctx.reply.send(
         main_address(user),
         f"{game.title} challenges accepted by {user.userid}",
-        taken + "You take new challenges of the game.\n",
+        taken + f"You take new challenges of the game{lifted}.\n",
     )
 
 

@@ -51,6 +51,7 @@ from ...store.boards import (
     time_used,
 )
 from ..context import Context
+from ..language.english import plural
 from ..language.messages import MailedBoard, Outgoing, Reply, queue_messages
 from ..mailing.board_mail import board_body, view_in
 from ..mailing.footers import with_footers
@@ -219,7 +220,7 @@ def remind_of_draw(ctx: Context, board: Board, players: list[User], *, delay: bo
 def nag(ctx: Context, board: Board, player: User, waited: timedelta) -> None:
     title = get_game(board.game).title
     days = waited.days
-    lines = [f"It has been your move on board {board.id} for {days} day{'' if days == 1 else 's'}."]
+    lines = [f"It has been your move on board {board.id} for {plural(days, 'day')}."]
     seat = board.to_move
     assert seat is not None  # (a nag goes to the player to move)
     deadline = forfeit_time(board)
@@ -292,7 +293,7 @@ def send_digest(ctx: Context, user_id: int) -> None:
         days = (ctx.now - board.updated_at).days
         lines.append(
             f"  {get_game(board.game).title} board {board.id} {against}, "
-            f"move {board.version + 1}, waiting {days} day{'' if days == 1 else 's'}"
+            f"move {board.version + 1}, waiting {plural(days, 'day')}"
         )
     count = len(waiting)
     await_ = "1 board awaits you" if count == 1 else f"{count} boards await you"

@@ -21,6 +21,7 @@ from ...games.base import State
 from ...store import Board, Subscription, SubscriptionKind, User
 from ...store.positions import text_board
 from ..context import seat_of, sending_user
+from ..language.english import plural
 from ..language.messages import MailedBoard
 from ..players.accounts import main_address
 from ..views.board_view import BoardView, as_shown, read_view
@@ -95,7 +96,7 @@ def heading(board: BoardView, state: State[Any]) -> list[str]:
 
 
 def days(count: int) -> str:
-    return f"{count} day" + ("" if count == 1 else "s")
+    return plural(count, "day")
 
 
 def move_columns(board: BoardView, state: State[Any]) -> list[str]:

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from ...games import get_game
 from ...store import Board, BoardStatus, Ending, Rating, RatingEvent, Subscription, SubscriptionKind
 from ...store.boards import rebuild, time_used
+from ..language.english import plural
 from ..players.accounts import main_address
 from ..players.ratings import ESTABLISHED, rate_finished_boards
 
@@ -36,7 +37,7 @@ def game_over_story(session: Session, board: Board, now: datetime) -> str:
     ended = board.updated_at
     lines.append(
         f"Started {_when(board.created_at)}, ended {_when(ended)}, after "
-        f"{_count(board.version, 'move')}."
+        f"{plural(board.version, 'move')}."
     )
     used = _time_used(board, len(names), ended)
     lines.append(
@@ -107,17 +108,13 @@ def _when(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" + ("" if number == 1 else "s")
-
-
 def duration(span: timedelta) -> str:
     """'2 days 3 hours', '5 hours 10 minutes', 'under a minute'."""
     minutes = int(span.total_seconds() // 60)
     days, minutes = divmod(minutes, 24 * 60)
     hours, minutes = divmod(minutes, 60)
     parts = [(days, "day"), (hours, "hour")] if days else [(hours, "hour"), (minutes, "minute")]
-    said = " ".join(_count(n, noun) for n, noun in parts if n)
+    said = " ".join(plural(n, noun) for n, noun in parts if n)
     return said or "under a minute"
 
 

@@ -32,7 +32,8 @@ def subscribe(ctx: Context, game: Game, command: commands.Subscribe) -> None:
     verb = "subscribe" if add else "unsubscribe"
     if not command.boards and not command.new_boards and not command.active:
         raise CommandError(
-            f"Name the boards, or all, or active: {game.name} {verb} USERID PASSWORD BOARD ..."
+            f"Name the boards, or all, or active: {game.name} {verb} {command.userid} "
+            "PASSWORD BOARD ..."
         )
     if len(command.boards) > MAX_TARGETS:
         raise CommandError(

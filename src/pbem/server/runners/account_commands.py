@@ -24,6 +24,7 @@ from ..context import Context, login, seat_of
 from ..errors import CONFLICT, FORBIDDEN, CommandError
 from ..language import commands
 from ..language.commands.accounts import CHANGE_FORM
+from ..language.english import plural
 from ..language.messages import Effect
 from ..language.registry import runs
 from ..language.words import game_named
@@ -40,7 +41,6 @@ from ..players.accounts import (
     user_named,
 )
 from ..players.passwords import new_password_hash, password_changed
-from .standings import plural
 
 MAIL_PREFERENCES = ("every", "digest", "none")
 

@@ -7,7 +7,8 @@ CommandError saying what was wrong and how to do it instead.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,7 @@ from ..boards.tick import out_of_time
 from ..context import Context, board_of, login, seat_of, sending_user
 from ..errors import CONFLICT, MALFORMED, CommandError
 from ..language import commands
+from ..language.english import plural
 from ..language.messages import Effect
 from ..language.registry import runs
 from ..language.words import MAX_DAYS
@@ -54,6 +56,37 @@ class TakenOffer:
     taker_comment: str
 
 
+class Problems:
+    """Every problem a command has, gathered so that one refusal names them
+    all (pbmserv's "Invalid challenge" listed every one in one mail)."""
+
+    def __init__(self) -> None:
+        self.found: list[CommandError] = []
+
+    def add(self, message: str, kind: str = MALFORMED) -> None:
+        self.found.append(CommandError(message, kind=kind))
+
+    @contextmanager
+    def kept(self) -> Iterator[None]:
+        """A refusal raised inside is kept as one more problem."""
+        try:
+            yield
+        except CommandError as error:
+            self.found.append(error)
+
+    def raise_any(self, heading: str) -> None:
+        """Refuse with the one problem found, or with every one under
+        `heading`: malformed if any is (the command must be rewritten
+        first), else the first one's kind."""
+        if len(self.found) == 1:
+            raise self.found[0]
+        if self.found:
+            listed = "\n".join(f"- {error.message}" for error in self.found)
+            kinds = {error.kind for error in self.found}
+            kind = MALFORMED if MALFORMED in kinds else self.found[0].kind
+            raise CommandError(f"{heading}: {len(self.found)} problems.\n{listed}", kind=kind)
+
+
 @runs(commands.Challenge)
 def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
     """Start a board between the named players (the first moves first)."""
@@ -68,11 +101,10 @@ def start_board(
     chosen the board). Who chose the board cannot decline it: the bots, the
     challenger, and both players of a taken open challenge."""
     form = challenge_form(game)
+    problems = Problems()
     names = list(command.players)
     if len(names) != game.players:
-        raise CommandError(
-            f"{game.title} needs {game.players} players; write this command as: {form}"
-        )
+        problems.add(f"{game.title} needs {game.players} players; write this command as: {form}")
     timing = {
         "nagtime": command.nag_days,
         "forfeittime": command.forfeit_days,
@@ -81,52 +113,62 @@ def start_board(
     days = {name: value for name, value in timing.items() if value is not None}
     for name, value in days.items():
         if not 1 <= value <= MAX_DAYS:
-            raise CommandError(
+            problems.add(
                 f"Cannot read '--{name}={value}': timing is --nagtime=DAYS, --forfeittime=DAYS "
                 f"or --totaltime=DAYS, with 1 to {MAX_DAYS} days."
             )
     options = list(command.options)
-    users = [user_named(ctx.session, name) for name in names]
+    try:
+        game.parse_options(options)
+    except OptionError as error:
+        problems.add(f"{error} Write this command as: {form}")
+    users = []
+    for name in names:
+        with problems.kept():
+            users.append(user_named(ctx.session, name))
     for user in users:
         if user.signed_off:
-            raise CommandError(
+            problems.add(
                 f"{user.userid} has signed off and cannot be challenged until they sign on.",
-                kind=CONFLICT,
+                CONFLICT,
             )
-    if all(user.is_bot for user in users):
-        raise CommandError(
+    found = len(users) == len(names)  # (an unknown name is a problem of its own)
+    if found and all(user.is_bot for user in users):
+        problems.add(
             "Bots play only against people: name at least one player who is not a bot "
             f"('{game.name} challenge YOU {users[0].userid}')."
         )
     sent_by = sending_user(ctx)
     alone = len({user.id for user in users}) != len(users)
-    if alone and (sent_by is None or {user.id for user in users} != {sent_by.id}):
-        raise CommandError(
+    if found and alone and (sent_by is None or {user.id for user in users} != {sent_by.id}):
+        problems.add(
             "A player may play against themselves (to try a game; never rated) only on a "
             "board they start themselves: name two players, or challenge yourself twice."
         )
     for user in sorted(set(users), key=lambda user: user.id):  # rows locked in user-id order
         standing = rating_row(ctx.session, user.id, game.name)
         if standing.rejects and (sent_by is None or sent_by.id != user.id):
-            raise CommandError(
+            problems.add(
                 f"{user.userid} takes no new {game.title} challenges now ('reject' in the "
                 f"standings): they can take them again with '{game.name} accept "
                 f"{user.userid} PASSWORD'.",
-                kind=CONFLICT,
+                CONFLICT,
             )
         if standing.limit is not None and active_boards(ctx, user.id, game.name) >= standing.limit:
-            raise CommandError(
-                f"{user.userid} plays at most {standing.limit} {game.title} boards at once "
-                f"(their limit), and has that many now: challenge them when one ends, or "
-                f"they can raise it with '{game.name} limit {user.userid} PASSWORD N'.",
-                kind=CONFLICT,
+            boards = plural(standing.limit, f"{game.title} board")
+            problems.add(
+                f"{user.userid} plays at most {boards} at once (their limit), and has that "
+                f"many now: challenge them when one ends, or they can raise it with "
+                f"'{game.name} limit {user.userid} PASSWORD N'.",
+                CONFLICT,
             )
     nag = days.get("nagtime", DEFAULT_NAG_DAYS)
     forfeit = days.get("forfeittime", DEFAULT_FORFEIT_DAYS)
     if forfeit <= nag:
-        raise CommandError(
+        problems.add(
             f"The forfeit time ({forfeit} days) must be longer than the nag time ({nag} days)."
         )
+    problems.raise_any("Invalid challenge")
     try:
         board = create_board(
             ctx.session,
@@ -475,10 +517,13 @@ def chat(ctx: Context, game: Game, command: commands.Chat) -> None:
     ctx.session.expire(board, ["revision"])
     text = "\n".join(f"> {line}" for line in said.splitlines())
     for other in others:
+        answer = f"{game.name} chat {board.id} {other.userid} PASSWORD"
         ctx.reply.send(
             main_address(other),
             f"{game.title} Board {board.id} chat from {user.userid}",
-            f"{user.userid} says, about board {board.id}:\n{text}\n",
+            f"{user.userid} says, about board {board.id}:\n{text}\n\n"
+            f"To answer, send a mail whose Subject is '{answer}' with your text in "
+            "the body (chat needs your password, as on pbmserv).\n",
         )
     ctx.reply.send(
         ctx.sender,

@@ -23,9 +23,10 @@ from sqlalchemy.orm import Session
 from ...games.base import Game, OptionError
 from ...store import OpenChallenge, User
 from ...store.database import rows_changed
-from ..context import Context, login
+from ..context import Context, login, sending_user
 from ..errors import CONFLICT, NOT_FOUND, CommandError
 from ..language import commands
+from ..language.english import plural
 from ..language.messages import Effect
 from ..language.registry import runs
 from ..language.words import MAX_DAYS
@@ -253,16 +254,18 @@ def withdraw(ctx: Context, game: Game, command: commands.WithdrawOpen) -> None:
 def open_list(ctx: Context, game: Game, command: commands.OpenChallenges) -> None:
     """`GAME games open`: the open challenges, mailed to the sender."""
     found = listed(ctx.session, game.name, ctx.now)
+    reader = sending_user(ctx)
+    who = "USERID" if reader is None else reader.userid  # a known reader's own userid
     if not found:
         body = (
             f"No {game.title} challenge is open now. Post one for anyone to take: "
-            f"'{game.name} open USERID PASSWORD [-OPTION ...] [--rating=LOW-HIGH]'.\n"
+            f"'{game.name} open {who} PASSWORD [-OPTION ...] [--rating=LOW-HIGH]'.\n"
         )
     else:
         lines = [
-            f"{len(found)} open {game.title} challenge{'' if len(found) == 1 else 's'}; "
+            f"{plural(len(found), f'open {game.title} challenge')}; "
             f"take one with "
-            f"'{game.name} take NUMBER USERID PASSWORD' (its poster moves first):",
+            f"'{game.name} take NUMBER {who} PASSWORD' (its poster moves first):",
             "",
         ]
         for item in found:

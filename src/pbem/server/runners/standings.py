@@ -14,6 +14,7 @@ from ...store import Board, BoardPlayer, BoardStatus, Rating, RatingEvent, User
 from ..context import Context, login
 from ..errors import CommandError
 from ..language import commands
+from ..language.english import plural
 from ..language.registry import runs
 from ..players.accounts import main_address, user_named
 from ..players.ratings import ESTABLISHED, INACTIVE_AFTER, rating_row
@@ -147,11 +148,6 @@ def standing_sections(
         ]
         for section, rows in found.items()
     }
-
-
-def plural(number: int, noun: str) -> str:
-    """'1 board', '2 boards'."""
-    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 @runs(commands.Standings)

@@ -16,6 +16,7 @@ from ...store.boards import rebuild
 from ..context import Context, board_of, login, seat_of, sender_account
 from ..errors import CONFLICT, MALFORMED, CommandError
 from ..language import commands
+from ..language.english import counted
 from ..language.help_subjects import HELP_SUBJECTS, game_help
 from ..language.messages import MailedBoard
 from ..language.registry import command_list, runs
@@ -212,13 +213,6 @@ def games(ctx: Context, game: Game, command: commands.Games) -> None:
         lines.append("  none yet" if command.selector == "all" else "  none")
     topic = f"{game.title} games" + "".join(f" {word}" for word in (names, which.strip()) if word)
     ctx.reply.send(ctx.sender, topic, "\n".join(lines) + "\n")
-
-
-def counted(count: int, thing: str) -> str:
-    """'no moves', '1 move', '12 moves'."""
-    if count == 0:
-        return f"no {thing}s"
-    return f"1 {thing}" if count == 1 else f"{count} {thing}s"
 
 
 @runs(commands.Help)
