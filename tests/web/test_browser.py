@@ -115,7 +115,10 @@ def test_vacu_komi_step_and_moves_by_clicking(ui: UI, live: LiveSite) -> None:
 
     # The komi step: alice names White's komi, bob chooses a colour.
     komi = alice.page.locator("form.move-button.with-number")
-    komi.locator("input[name=value]").fill("3")
+    # an empty field, no grey number that looks filled in (issue 49 item 12)
+    field = komi.locator("input[name=value]")
+    assert field.input_value() == "" and field.get_attribute("placeholder") is None
+    field.fill("3")
     komi.locator("button").click()
     alice.shot("komi-offered")
     send_clicked(alice, live, board_id, "komi3")
