@@ -160,3 +160,25 @@ def test_two_players_taking_one_at_once_get_one_board(server: Server, engine: En
         if any("was taken" in b or "just taken" in b for b in bodies)
     ]
     assert len(refused) == 1, answers
+
+
+def test_racing_posts_keep_the_cap(server: Server, engine: Engine) -> None:
+    """Twelve posts by one player at once, through four servers on one
+    database: at most MAX_OPEN are open after (PostgreSQL's READ COMMITTED
+    let each count the others' uncommitted rows as absent: 12 were open)."""
+    servers = [server] + [Server(session_factory(engine), server.clock) for _ in range(3)]
+    racers = 12
+    start = threading.Barrier(racers)
+
+    def post(via: Server) -> None:
+        start.wait(30)
+        via.handle("ann@example.org", "vasco open ann pw-ann")
+
+    threads = [threading.Thread(target=post, args=(servers[i % 4],)) for i in range(racers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    with server.sessions() as session:
+        posted = session.scalar(select(func.count()).select_from(OpenChallenge))
+    assert posted == MAX_OPEN

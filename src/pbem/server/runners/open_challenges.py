@@ -8,8 +8,10 @@ who moves first, with both players' consent already given (resigning
 before the first move is a loss, not a declined challenge); `GAME withdraw
 NUMBER USERID PASSWORD` takes one's own back. An open challenge expires
 after its days (7 unless set), and a poster keeps at most `MAX_OPEN` open
-in a game. A take is claimed with one guarded UPDATE, so of two players
-taking it at once on any server exactly one gets the board.
+in a game: the count is taken under a lock on the poster's user row, so
+posts racing on PostgreSQL's READ COMMITTED cannot each count four. A take
+is claimed with one guarded UPDATE, so of two players taking it at once on
+any server exactly one gets the board.
 """
 
 from __future__ import annotations
@@ -130,6 +132,10 @@ def post(ctx: Context, game: Game, command: commands.PostOpen) -> None:
     ):
         if value is not None and not 1 <= value <= MAX_DAYS:
             raise CommandError(f"The {name} is 1 to {MAX_DAYS} days, not {value}.")
+    # The poster's row, locked until the transaction ends (FOR UPDATE on
+    # PostgreSQL; SQLite's write lock serialises writers already): a second
+    # post by the same poster waits here and then counts the first one.
+    ctx.session.execute(select(User.id).where(User.id == user.id).with_for_update())
     mine = ctx.session.scalar(
         select(func.count())
         .select_from(OpenChallenge)
