@@ -251,3 +251,49 @@ def test_a_malformed_imap_url_says_what_to_write(url: str, problem: str) -> None
 def test_poll_forever_refuses_a_malformed_url_at_once(server: Server) -> None:
     with pytest.raises(ValueError, match="PBEM_IMAP_URL"):
         poll_forever(server, Settings(imap_url="imaps://nowhere"), threading.Event())
+
+
+def test_a_deeply_nested_mail_neither_blocks_the_folder_nor_is_run_twice(
+    dovecot: Dovecot, server: Server, settings: Settings
+) -> None:
+    """The hostile corpus's 1,000 nested parts ahead of three good
+    mails (56 kB here): once, parsing every fetched mail whole overflowed the stack before
+    the poller's handling of each mail, on every poll, so nothing behind it
+    ever ran. Now it is read as the SMTP listener reads it (bounded: its
+    Subject's command is answered), marked, and the three run in one poll."""
+    from tests.mail.test_hostile_mail import corpus, with_id
+
+    poison = with_id(0, corpus()["1,000 nested parts"])
+    assert len(poison) > 50_000
+    append(dovecot, poison)
+    for name in ("alice", "bob", "carol"):
+        append(dovecot, mail(f"{name}@example.org", f"signup {name} secret1"))
+
+    assert poll_once(server, settings) == 4
+
+    assert userids(server) == {"alice", "bob", "carol"}
+    recipients = [to for to, _ in outbox(server)]
+    assert recipients.count(["mallory@example.org"]) == 1  # answered, as by the listener
+    flags = flags_by_subject(dovecot)
+    assert len(flags) == 4  # nothing deleted
+    for subject, marks in flags.items():
+        assert {DONE, "\\Seen"} <= marks, subject
+    assert poll_once(server, settings) == 0  # never again
+    assert recipients == [to for to, _ in outbox(server)]
+
+
+def test_a_mail_over_the_size_limit_is_read_only_as_far_as_the_limit(
+    dovecot: Dovecot, server: Server, settings: Settings
+) -> None:
+    """The poller fetches no more of a mail than the limit and one byte, and
+    refuses it as the listener does: an answer saying the size limit."""
+    big = mail("dave@example.org", "help", "x" * 5_000)
+    small = Settings(address=ADDRESS, imap_url=settings.imap_url, max_message_bytes=2_000)
+    append(dovecot, big)
+    assert poll_once(server, small) == 1
+    [(to, _)] = outbox(server)
+    assert to == ["dave@example.org"]
+    with server.sessions() as session:
+        [body] = session.scalars(select(OutboxMessage.body))
+    assert "the server reads mails up to 2.0 kB" in body
+    assert DONE in flags_by_subject(dovecot)["help"]

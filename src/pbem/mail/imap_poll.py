@@ -15,15 +15,13 @@ import imaplib
 import logging
 import ssl
 import threading
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, cast
 from urllib.parse import unquote, urlsplit
 
 import sqlalchemy.exc
 from imap_tools import AND, BaseMailBox, MailBox, MailBoxStartTls, MailBoxUnencrypted
-from imap_tools.errors import ImapToolsError, MailboxFlagError
-from imap_tools.message import MailMessage
+from imap_tools.errors import ImapToolsError, MailboxFetchError, MailboxFlagError
+from imap_tools.utils import check_command_status
 
 from ..server import Server
 from ..settings import Settings
@@ -96,17 +94,6 @@ def _redacted(url: str) -> str:
     return parts._replace(netloc=f"{user.partition(':')[0]}:***@{host}").geturl()
 
 
-class _RawMessage(MailMessage):
-    """A fetched mail that keeps the bytes the server sent: `receive` gets
-    the original, not a re-serialisation by the email package."""
-
-    def __init__(self, fetch_data: list[Any]) -> None:
-        super().__init__(fetch_data)
-        self.raw: bytes = next(
-            (item[1] for item in fetch_data if isinstance(item, tuple) and len(item) > 1), b""
-        )
-
-
 def connect(account: ImapAccount) -> BaseMailBox:
     """A logged-in connection with the account's folder selected."""
     if account.scheme == "imaps":
@@ -128,7 +115,6 @@ def connect(account: ImapAccount) -> BaseMailBox:
     except BaseException:
         _close(mailbox)
         raise
-    mailbox.email_message_class = _RawMessage
     return mailbox
 
 
@@ -163,24 +149,43 @@ def _mark(mailbox: BaseMailBox, uid: str, *keywords: str) -> None:
         raise MailboxFlagError(result, "OK")
 
 
+def _fetch(mailbox: BaseMailBox, uid: str, most: int) -> bytes | None:
+    """The mail's bytes as the server holds them, but no more than `most`
+    (a larger mail is refused by its headers, as the listener refuses it);
+    None when the mail is gone (expunged by another client meanwhile).
+
+    Nothing here parses the mail: `receive` reads it, bounded (a parser
+    given a thousand nested parts overflows the stack)."""
+    result = mailbox.client.uid("FETCH", uid, f"(BODY.PEEK[]<0.{most}>)")
+    check_command_status(result, MailboxFetchError)
+    for item in result[1]:
+        if isinstance(item, tuple) and len(item) > 1 and isinstance(item[1], bytes):
+            return item[1]
+    return None
+
+
 def poll_once(server: Server, settings: Settings) -> int:
     """Run every mail in the folder that lacks the keyword $PbemDone (and is
     not marked \\Deleted), mark each, and return how many were handled.
 
-    A mail that makes `receive` fail is logged with its UID and marked
-    $PbemFailed as well, so one poison mail cannot block the mailbox. A
-    network or database failure propagates and marks nothing: that mail is
-    tried again on the next poll."""
+    The poller asks for the new mails' UIDs, then fetches and runs one mail
+    at a time, each read only up to the size limit and never parsed before
+    `receive`, which bounds hostile mail as the SMTP listener does (a deeply
+    nested mail is answered by its Subject; one too large is refused by
+    its headers; one unreadable is dropped). A mail that makes `receive`
+    fail anyway is logged with its UID and marked $PbemFailed as well, so
+    one poison mail cannot block the mailbox. A network or database failure
+    propagates and marks nothing: that mail is tried again on the next poll."""
     account = parse_imap_url(settings.imap_url)
     mailbox = connect(account)
     try:
         handled = 0
-        new_mail = AND(no_keyword=DONE, deleted=False)
-        messages = cast("Iterator[_RawMessage]", mailbox.fetch(new_mail, mark_seen=False))
-        for message in messages:
-            uid = message.uid or ""
+        for uid in mailbox.uids(AND(no_keyword=DONE, deleted=False)):
             try:
-                receive(server, message.raw, settings)
+                raw = _fetch(mailbox, uid, settings.max_message_bytes + 1)
+                if raw is None:
+                    continue
+                receive(server, raw, settings)
             except TRANSIENT_ERRORS:
                 raise
             except Exception:
