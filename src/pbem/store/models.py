@@ -315,6 +315,9 @@ class OutboxMessage(Base):
     attempts: Mapped[int] = mapped_column(default=0)
     next_attempt_at: Mapped[datetime | None]
     sent_at: Mapped[datetime | None] = mapped_column(index=True)
+    # When the mail was given up: the relay refused a recipient for good
+    # (5xx), or it kept failing for `delivery_give_up_days`. Never tried again.
+    failed_at: Mapped[datetime | None] = mapped_column(index=True)
     last_error: Mapped[str | None] = mapped_column(Text)
 
 
