@@ -319,13 +319,17 @@ def rematch(request: Request, game_name: str, board_id: BoardId) -> RedirectResp
         total_days=view.total_days,
         hints=view.hints,
         unrated=view.unrated,
+        rematch_of=board_id,
     )
     outcome = act_on(request, userid, command)
     if not outcome.ok:
         flash(request, outcome.error or "", "error")
         return back(game.name, board_id)
     board = outcome.board
-    flash(request, f"Board {board} started: the rematch of board {board_id}, seats swapped.")
+    if Effect.REMATCH_FOUND in outcome.effects:  # (a second click, or the other player's)
+        flash(request, f"Board {board} is the rematch of board {board_id}, made already.")
+    else:
+        flash(request, f"Board {board} started: the rematch of board {board_id}, seats swapped.")
     return RedirectResponse(f"/{game.name}/{board}", status_code=303)
 
 

@@ -33,6 +33,7 @@ class Effect(enum.Enum):
     OPEN_POSTED = "open challenge posted"
     OPEN_TAKEN = "open challenge taken"
     OPEN_WITHDRAWN = "open challenge withdrawn"
+    REMATCH_FOUND = "rematch made already"
 
 
 @dataclass(frozen=True)

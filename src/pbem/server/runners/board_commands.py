@@ -16,7 +16,7 @@ from sqlalchemy import delete, select, update
 
 from ...games import get_game
 from ...games.base import Game, MoveError, MoveSyntaxError, OptionError, State
-from ...store import Board, ChatLine, PendingMove, User
+from ...store import Board, BoardPlayer, ChatLine, PendingMove, User
 from ...store.boards import StaleBoard, apply_move, create_board, players_of, rebuild
 from ..boards import turns
 from ..boards.lifecycle import active_state, after_move, clear_votes
@@ -30,7 +30,7 @@ from ..language.registry import runs
 from ..language.words import MAX_DAYS
 from ..mailing.board_mail import quoted, send_board, subscribers
 from ..mailing.subscriptions import new_board_news
-from ..players.accounts import main_address, user_named
+from ..players.accounts import find_user, main_address, user_named
 from ..players.ratings import rating_row
 from .standings import active_boards
 
@@ -89,8 +89,58 @@ class Problems:
 
 @runs(commands.Challenge)
 def challenge(ctx: Context, game: Game, command: commands.Challenge) -> None:
-    """Start a board between the named players (the first moves first)."""
+    """Start a board between the named players (the first moves first); a
+    rematch already made is that board (a form sent twice makes one)."""
+    if command.rematch_of is not None:
+        made = rematch_made(ctx, game, command, command.rematch_of)
+        if made is not None:
+            ctx.reply.created = made
+            ctx.reply.did(Effect.REMATCH_FOUND)
+            return
     start_board(ctx, game, command)
+
+
+def rematch_made(ctx: Context, game: Game, command: commands.Challenge, number: int) -> int | None:
+    """The board already made as board `number`'s rematch: of the same game,
+    started since `number` last changed (it ended), the same players in the
+    seats the command names, with the same options, timing, hints and
+    ratedness. Board `number` is locked first (FOR UPDATE on PostgreSQL;
+    SQLite's write lock serialises writers), so of two requests at once the
+    second waits and then finds the first one's board."""
+    ended = ctx.session.scalar(
+        select(Board).where(Board.id == number, Board.game == game.name).with_for_update()
+    )
+    if ended is None or not command.players:
+        return None
+    users: list[int] = []
+    for name in command.players:
+        user = find_user(ctx.session, name)
+        if user is None:
+            return None
+        users.append(user.id)
+    later = ctx.session.scalars(
+        select(Board)
+        .join(BoardPlayer, BoardPlayer.board_id == Board.id)
+        .where(
+            Board.game == game.name,
+            Board.id > ended.id,
+            Board.created_at >= ended.updated_at,
+            BoardPlayer.seat == 0,
+            BoardPlayer.user_id == users[0],
+        )
+        .order_by(Board.id)
+        .limit(50)
+    )
+    for board in later:
+        if (
+            [player.user_id for player in board.players] == users
+            and board.options == ended.options
+            and (board.nag_days, board.forfeit_days, board.total_days)
+            == (ended.nag_days, ended.forfeit_days, ended.total_days)
+            and (board.hints, board.unrated) == (ended.hints, ended.unrated)
+        ):
+            return board.id
+    return None
 
 
 def start_board(

@@ -80,6 +80,9 @@ class Challenge(OfGame):
     total_days: int | None = None
     hints: bool = False  # its players may ask the engine (`Hint`)
     unrated: bool = False  # a friendly game: never in the ratings
+    # The finished board this challenge is the rematch of (the web's button):
+    # made once, however many times it is asked for.
+    rematch_of: int | None = None
 
     def text(self) -> str:
         timing = [
