@@ -20,7 +20,7 @@ from ..store import MAX_ID  # the largest number a board, challenge or token can
 from . import api_tokens, bot_turns
 from .boards.hints import Suggestion
 from .dispatch import own_subject
-from .errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandError
+from .errors import CONFLICT, FORBIDDEN, MALFORMED, NOT_FOUND, CommandError, out_of_disk
 from .language import commands
 from .language.messages import Effect, MailedBoard, Outcome, Outgoing
 from .mailing.footers import stop_token_of
@@ -78,6 +78,7 @@ __all__ = [
     "commands",
     "duration",
     "handed_out",
+    "out_of_disk",
     "own_subject",
     "pictures",
     "play_moves",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from importlib import resources
 
@@ -14,15 +15,18 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..games import GAMES
-from ..server import Recent, Server, warm_up
+from ..server import Recent, Server, out_of_disk, warm_up
 from ..settings import Settings
 from . import account, api, api_open, board_page, browse, live, move_entry, records
 from .headers import SecurityHeaders, docs_policy, nonce
 from .limits import BodyLimit
 from .session import secret_key
 from .templating import compile_templates, render
+
+log = logging.getLogger("pbem.web")
 
 # Requests a web process runs at once in its threads (anyio's default is 40);
 # the others wait their turn in order. The running ones share one interpreter
@@ -32,6 +36,13 @@ from .templating import compile_templates, render
 # in threads of their own (web/password_lane.py), so four log-ins at once do
 # not hold every request thread.
 THREADS_PER_PROCESS = 4
+# When a full disk answers 503, the client is asked to try again after this
+# many seconds (the host must free space first).
+DISK_FULL_RETRY_SECONDS = 300
+DISK_FULL = (
+    "The server is out of disk space: nothing you sent was done (no move was "
+    "played, nothing was changed). Try again later."
+)
 
 
 @contextlib.asynccontextmanager
@@ -60,6 +71,7 @@ def create_app(server: Server, settings: Settings) -> FastAPI:
     app.state.server = server
     app.state.settings = settings
     app.state.board_json = Recent[bytes](2048)  # the API's boards, by all they show
+    app.add_middleware(DiskFullAnswers)  # innermost: its page has the session and headers
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit)
     app.add_middleware(
@@ -124,8 +136,51 @@ def api_documentation() -> HTMLResponse:
     return HTMLResponse(html, headers={"Content-Security-Policy": docs_policy(key)})
 
 
+class DiskFullAnswers:
+    """ASGI middleware: a request that failed because the database's disk is
+    full (`out_of_disk`: SQLite's "database or disk is full", PostgreSQL's
+    disk_full, ENOSPC) is answered 503 with Retry-After and the reason, as
+    JSON under /api and as a page elsewhere, not a bare 500. Any other
+    failure passes on untouched."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception as error:
+            if started or not out_of_disk(error):
+                raise
+            log.error("answered 503: the database's disk is full (%s)", error)
+            request = Request(scope, receive)
+            headers = {"Retry-After": str(DISK_FULL_RETRY_SECONDS)}
+            answer: Response
+            if request.url.path.startswith("/api/"):
+                answer = JSONResponse({"error": DISK_FULL}, status_code=503, headers=headers)
+            else:
+                answer = page_error(request, 503, DISK_FULL)
+                answer.headers.update(headers)
+            await answer(scope, receive, send)
+
+
 def page_error(request: Request, status: int, message: str) -> HTMLResponse:
-    titles = {403: "Not allowed", 404: "Not found", 422: "Not understood"}
+    titles = {
+        403: "Not allowed",
+        404: "Not found",
+        422: "Not understood",
+        503: "Out of disk space" if message == DISK_FULL else "Busy",
+    }
     return render(
         request,
         "error.html",
