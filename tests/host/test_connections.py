@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import uvicorn
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 
 from pbem.host import web_connections
 from pbem.host.web_connections import CappedHttp
@@ -104,8 +104,15 @@ def test_the_smtp_door_looks_up_its_own_name_once_not_per_connection(
 def web(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
     monkeypatch.setattr(web_connections, "WEB", OpenConnections(CAP))
     monkeypatch.setattr(web_connections, "FIRST_REQUEST_SECONDS", 1.0)
+    monkeypatch.setattr(web_connections, "HEAD_SECONDS", 3.0)
+    monkeypatch.setattr(web_connections, "BODY_SECONDS", 3.0)
     app = FastAPI()
     app.get("/")(lambda: {"ok": True})
+
+    @app.post("/")
+    async def echo(request: Request) -> dict[str, int]:
+        return {"got": len(await request.body())}
+
     port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(app, port=port, http=CappedHttp, log_config=None, log_level="warning")
@@ -156,7 +163,7 @@ def test_the_web_cap_wraps_only_asyncios_protocol_callbacks() -> None:
         if callable(value) and not name.startswith("__")
     }
     callbacks = {"connection_made", "data_received", "eof_received", "connection_lost"}
-    assert overridden - {"_silent"} <= callbacks, overridden
+    assert overridden - {"_silent", "_late"} <= callbacks, overridden
     assert "__init__" not in vars(CappedHttp)  # uvicorn's arguments pass through untouched
     from pbem.host import web_workers
 
@@ -166,3 +173,89 @@ def test_the_web_cap_wraps_only_asyncios_protocol_callbacks() -> None:
             if module is web_connections and private == "protocols.http":
                 continue  # (the one import: the class named above)
             assert private not in source, (module.__name__, private)
+
+
+def trickle(port: int, head: bytes, body: bytes = b"") -> tuple[float, bytes]:
+    """Send the head then the body one byte a second (a slow client); how
+    long until the server closed the connection, and what it answered."""
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.settimeout(0.05)
+        answer = b""
+        for byte in head + body:
+            try:
+                sock.sendall(bytes([byte]))
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            try:
+                got = sock.recv(200)
+            except TimeoutError:
+                got = None
+            except ConnectionResetError:
+                got = b""
+            if got is not None:
+                answer += got
+                if not got:
+                    break  # closed
+            time.sleep(1.0)
+            if time.monotonic() - started > 20:
+                break
+        return time.monotonic() - started, answer
+
+
+def test_a_head_sent_a_byte_a_second_is_dropped_at_its_deadline(web: int) -> None:
+    head = b"GET / HTTP/1.1\r\nHost: x\r\n" + b"X-Slow: " + b"a" * 40 + b"\r\n\r\n"
+    took, answer = trickle(web, head)
+    assert answer == b""
+    assert 2.5 < took < 6  # HEAD_SECONDS (3 here; 15 by default), not the 60 s it takes
+
+
+def test_a_body_sent_a_byte_a_second_is_dropped_at_its_deadline(web: int) -> None:
+    head = b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 40\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", web)) as sock:
+        sock.sendall(head)
+        started = time.monotonic()
+        sock.settimeout(0.05)
+        closed = False
+        for _ in range(15):
+            try:
+                sock.sendall(b"b")
+                closed = sock.recv(200) == b""
+            except TimeoutError:
+                pass
+            except (BrokenPipeError, ConnectionResetError):
+                closed = True
+            if closed:
+                break
+            time.sleep(1.0)
+        assert closed and time.monotonic() - started < 6
+
+
+def test_quick_requests_on_one_connection_outlive_the_deadlines(web: int) -> None:
+    """A kept-alive connection with requests, a body and pipelining, whose
+    whole life is past HEAD_SECONDS and BODY_SECONDS: each part came in
+    time, so none is cut off."""
+    with socket.create_connection(("127.0.0.1", web)) as sock:
+        sock.settimeout(10)
+        for _ in range(4):
+            sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")
+            assert sock.recv(500).startswith(b"HTTP/1.1 200")
+            time.sleep(1.2)  # (4.8 s in all; uvicorn keeps an idle connection 5 s)
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        answers = b""
+        while answers.count(b"HTTP/1.1 200") < 2:
+            answers += sock.recv(1000)
+
+
+def test_the_request_clock_reads_heads_bodies_and_chunks() -> None:
+    clock = web_connections.RequestClock()
+    clock.feed(b"GET / HTTP/1.1\r\nHo", 0.0)
+    assert clock.state == "head" and clock.deadline == web_connections.HEAD_SECONDS
+    clock.feed(b"st: x\r\n\r\nPOST / HTTP/1.1\r\nContent-Length: 3\r\n\r\nab", 1.0)
+    assert clock.state == "body" and clock.deadline == 1.0 + web_connections.BODY_SECONDS
+    clock.feed(b"c", 2.0)
+    assert clock.state == "idle" and clock.deadline is None
+    clock.feed(b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r", 3.0)
+    assert clock.state == "chunked"
+    clock.feed(b"\n\r\n", 4.0)
+    assert clock.state == "idle" and clock.deadline is None
