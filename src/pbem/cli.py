@@ -38,6 +38,7 @@ usage: pbem <game> help
        pbem receive < MESSAGE
        pbem poll [--once]
        pbem deliver
+       pbem outbox failed
 
 Games: {", ".join(GAMES)}.
   help          print the rules of the game, as the server checks them
@@ -58,6 +59,8 @@ Games: {", ".join(GAMES)}.
   poll          read commands from the mailbox PBEM_IMAP_URL names, every
                 PBEM_IMAP_SECONDS (--once: one look)
   deliver       send the mails waiting in the outbox, once
+  outbox failed list the mails delivery gave up on (refused for good by the
+                relay, or failing for PBEM_DELIVERY_GIVE_UP_DAYS), latest first
 Settings: environment variables PBEM_* or ./pbem.toml (docs/operations.md).
 Example: pbem vasco preview new 2 a0,0 b1,0 a2,1
 """
@@ -69,7 +72,7 @@ class UsageError(Exception):
 
 # The commands that open the server's database (`open_server`): a process of
 # its own started for one of them pauses the garbage collector until then.
-STARTING_PAUSED = ("send", "receive", "tick", "deliver", "poll", "bots")
+STARTING_PAUSED = ("send", "receive", "tick", "deliver", "poll", "bots", "outbox")
 _paused = False  # (by pause_collector, until resume_collector)
 
 
@@ -300,6 +303,27 @@ def tick_command(words: Sequence[str], out: TextIO) -> int:
     return 0
 
 
+def outbox_command(words: Sequence[str], out: TextIO) -> int:
+    """`outbox failed`: the mails delivery gave up on, with why, latest first."""
+    if [word.lower() for word in words] != ["failed"]:
+        raise UsageError(f"The outbox command is 'pbem outbox failed'.\n\n{USAGE}")
+    from .mail.delivery import failed_mails
+
+    most = 100
+    with open_server() as server:
+        rows = failed_mails(server.sessions, most)
+    for row in rows:
+        tries = f"{row.attempts} {'try' if row.attempts == 1 else 'tries'}"
+        out.write(
+            f"#{row.id} to {', '.join(row.recipients)}: {row.subject}\n"
+            f"  queued {row.created_at:%Y-%m-%d %H:%M}, given up "
+            f"{row.failed_at:%Y-%m-%d %H:%M} UTC after {tries}: {row.last_error}\n"
+        )
+    latest = f" (the latest {most})" if len(rows) == most else ""
+    out.write(f"{len(rows)} {'mail' if len(rows) == 1 else 'mails'} given up{latest}.\n")
+    return 0
+
+
 def run(argv: Sequence[str], out: TextIO) -> int:
     if not argv or argv[0] in ("-h", "--help", "help"):
         out.write(USAGE)
@@ -313,6 +337,8 @@ def run(argv: Sequence[str], out: TextIO) -> int:
         return send_command(argv[1:], out, sys.stdin)
     if argv[0] == "tick":
         return tick_command(argv[1:], out)
+    if argv[0] == "outbox":
+        return outbox_command(argv[1:], out)
     if argv[0] in ("serve", "receive", "poll", "deliver", "bots"):
         return mail_command(argv[0], argv[1:], out)
     try:

@@ -32,6 +32,7 @@ class Settings:
     tick_seconds: float = 3600.0  # how often the timeout job runs
     delivery_seconds: float = 2.0  # how often the outbox is drained
     delivery_processes: int = 0  # processes delivering the outbox; 0: one per CPU (at most 4)
+    delivery_give_up_days: float = 5.0  # a mail failing temporarily this long is failed for good
     web_host: str = "127.0.0.1"  # where the web door listens
     web_port: int = 8000
     web_workers: int = 0  # processes serving the web door; 0: one per CPU (at most 8)

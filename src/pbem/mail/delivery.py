@@ -1,7 +1,11 @@
 """Draining the outbox: each queued mail is composed and handed to a
 transport (a Maildir under var/mail, or an SMTP relay), and marked sent only
-once the transport took it. Failures are retried with backoff, forever:
-nothing is lost, and `last_error` tells the host what went wrong.
+once the transport took it. A temporary failure (the relay down, a 4xx) is
+retried with backoff, up to `delivery_give_up_days` after the mail was
+queued; a refusal for good (a 5xx for the recipients, or for the mail's
+content) ends at the first try. A mail given up is marked `failed_at`,
+logged, listed by `pbem outbox failed`, and never tried again;
+`last_error` tells the host what went wrong.
 
 A row is claimed (leased) before it is sent, so several delivery loops, in
 one process or many, never send the same mail at once; a loop that dies
@@ -218,7 +222,7 @@ def claim(engine: Engine, settings: Settings, now: datetime, count: int) -> list
     and the row's own number), so every retry carries the same one."""
     due = (
         select(OutboxMessage.id)
-        .where(OutboxMessage.sent_at.is_(None), _DUE)
+        .where(OutboxMessage.sent_at.is_(None), OutboxMessage.failed_at.is_(None), _DUE)
         .order_by(OutboxMessage.id)
         .limit(count)
         .with_for_update(skip_locked=True)
@@ -231,7 +235,12 @@ def claim(engine: Engine, settings: Settings, now: datetime, count: int) -> list
     fresh = literal(f"<{local}.") + cast(OutboxMessage.id, String) + literal(f"@{domain}>")
     statement = (
         update(OutboxMessage)
-        .where(OutboxMessage.id.in_(select(due.c.id)), OutboxMessage.sent_at.is_(None), _DUE)
+        .where(
+            OutboxMessage.id.in_(select(due.c.id)),
+            OutboxMessage.sent_at.is_(None),
+            OutboxMessage.failed_at.is_(None),
+            _DUE,
+        )
         .values(
             next_attempt_at=now + LEASE,
             message_id=func.coalesce(OutboxMessage.message_id, fresh),
@@ -335,24 +344,68 @@ def deliver_one(
     now: datetime,
 ) -> bool:
     """Send one mail this loop has claimed; a failure is recorded, with the
-    time of the next try. Whether it was sent (the caller records that)."""
+    time of the next try, or as the end of the mail: a refusal for good
+    (`refused_for_good`), or any failure of a mail queued longer than
+    `delivery_give_up_days` ago. Whether it was sent (the caller records
+    that)."""
     from .compose import compose  # (imported when sending: the doors never need it)
 
     try:
         with _reads(sessions.kw["bind"])() as session:  # (drawing takes no write lock)
             message = compose(session, row, settings)
         transport.send(message, settings.address, list(row.recipients))
-    except Exception as error:  # every failure is retried: nothing is lost
+    except Exception as error:
+        reason = f"{type(error).__name__}: {error}"[:2000]
+        permanent = refused_for_good(error)
         with sessions.begin() as session:
             stored = session.get_one(OutboxMessage, row.id)
             stored.attempts += 1
-            stored.next_attempt_at = now + backoff(stored.attempts)
-            stored.last_error = f"{type(error).__name__}: {error}"[:2000]
+            stored.last_error = reason
+            too_old = now - stored.created_at >= timedelta(days=settings.delivery_give_up_days)
+            if permanent or too_old:
+                stored.failed_at, stored.next_attempt_at = now, None
+            else:
+                stored.next_attempt_at = now + backoff(stored.attempts)
             attempts = stored.attempts
-        log.warning("mail %s not delivered (try %s): %s", row.id, attempts, error)
+        if permanent or too_old:
+            log.error(
+                "mail %s to %s failed for good after %s %s (%s): %s; it is not tried again "
+                "(pbem outbox failed lists such mails)",
+                row.id,
+                ", ".join(row.recipients),
+                attempts,
+                "try" if attempts == 1 else "tries",
+                "refused by the relay" if permanent else "queued too long",
+                reason,
+            )
+        else:
+            log.warning("mail %s not delivered (try %s): %s", row.id, attempts, error)
         transport.close()
         return False
     return True
+
+
+def refused_for_good(error: BaseException) -> bool:
+    """Whether the relay refused the mail itself, for good: a 5xx for every
+    recipient, or for its content after DATA. (A 5xx to the login or to the
+    sender is the host's setting to fix, not the mail's: it is retried, as
+    is every 4xx.)"""
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        codes = [answer[0] for answer in error.recipients.values()]
+        return bool(codes) and all(500 <= code < 600 for code in codes)
+    return isinstance(error, smtplib.SMTPDataError) and 500 <= error.smtp_code < 600
+
+
+def failed_mails(sessions: sessionmaker[Session], most: int = 100) -> list[OutboxMessage]:
+    """The mails given up, latest first (`pbem outbox failed`)."""
+    with sessions() as session:
+        rows = session.scalars(
+            select(OutboxMessage)
+            .where(OutboxMessage.failed_at.is_not(None))
+            .order_by(OutboxMessage.failed_at.desc(), OutboxMessage.id.desc())
+            .limit(most)
+        )
+        return list(rows)
 
 
 @lru_cache(maxsize=4)

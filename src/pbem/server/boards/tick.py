@@ -330,27 +330,31 @@ def archive(sessions: Sessions, now: datetime) -> None:
 
 def forget_old_message_ids(sessions: Sessions, now: datetime) -> None:
     """Drop the Message-IDs of mails handled long ago."""
-    forget(sessions, ProcessedMessage.key, ProcessedMessage.processed_at, now - KEEP_MESSAGE_IDS)
+    stamps = (ProcessedMessage.processed_at,)
+    forget(sessions, ProcessedMessage.key, stamps, now - KEEP_MESSAGE_IDS)
 
 
 def forget_sent_mail(sessions: Sessions, now: datetime) -> None:
     """Drop the copies of mails delivered long ago (unsent ones stay until
     they go): the outbox would otherwise keep every board mail ever sent,
-    most of the database on a busy server."""
-    forget(sessions, OutboxMessage.id, OutboxMessage.sent_at, now - KEEP_SENT_MAIL)
+    most of the database on a busy server. Mails delivery gave up on go
+    as long after they were given up."""
+    stamps = (OutboxMessage.sent_at, OutboxMessage.failed_at)
+    forget(sessions, OutboxMessage.id, stamps, now - KEEP_SENT_MAIL)
 
 
 def forget(
     sessions: Sessions,
     key: QueryableAttribute[Any],
-    stamp: QueryableAttribute[Any],
+    stamps: Sequence[QueryableAttribute[Any]],
     before: datetime,
 ) -> None:
-    """Delete the rows whose `stamp` is before `before` (found by its index:
-    the cost is what is due), a batch per transaction."""
+    """Delete the rows with any of `stamps` before `before` (found by their
+    indexes: the cost is what is due), a batch per transaction."""
+    old = or_(*(stamp < before for stamp in stamps))
     while True:
         with sessions.begin() as session:
-            keys = list(session.scalars(select(key).where(stamp < before).limit(BATCH)))
+            keys = list(session.scalars(select(key).where(old).limit(BATCH)))
             if keys:
                 session.execute(delete(key.class_).where(key.in_(keys)))
         if len(keys) < BATCH:
