@@ -66,10 +66,12 @@ def authenticate(session: Session, userid: str, password: str, source: str = "")
     cases, so a wrong guess does not tell which userids exist. Raises
     PasswordWork when argon2 must run first (outside the transaction).
     Too many recent failures for the userid or from `source` (the sender's
-    address, the client's) refuse without checking (server/players/throttle.py)."""
+    address, the client's) refuse without checking (server/players/throttle.py).
+    An unknown userid costs what a known one does, the first time a password
+    is tried for it and each time again (passwords.py)."""
     check_allowed(userid, source)
     user = find_user(session, userid)
-    if password_matches(None if user is None else user.password_hash, password):
+    if password_matches(None if user is None else user.password_hash, password, userid):
         assert user is not None
         return user
     record_failure(userid, source)

@@ -19,7 +19,21 @@ the password under a key made at start (the password itself is never kept).
 A changed password has a new hash, so no verdict about the old one can
 answer for it, in this process or another; `forget` drops them at once.
 A userid that does not exist is checked against a dummy hash, so it costs
-what a real one costs and the answer's timing tells nothing.
+what a real one costs and the answer's timing tells nothing, whatever is
+repeated. Its verdict is kept under that userid (`unknown_key`), never under
+one key for every unknown userid: else one wrong password tried on many
+userids would be answered from memory for the names that do not exist (2
+ms) and by argon2 for those that do (a quarter of a second), telling which
+exist. So a (userid, password) pair met for the first time costs argon2,
+known userid or not, and a pair met again is answered from memory, known
+userid or not. Remembering a known hash's *failures* lets a guesser repeat
+a wrong password cheaply, but a repeated wrong password teaches nothing,
+each new guess still costs argon2, and the throttle (throttle.py) counts
+every failure, remembered or not; not remembering them would only give the
+unknown userids' remembered verdicts away. The dummy hash is made without
+running argon2 (`dummy_hash`), so a process's first unknown userid costs one
+check, as a known one does, not a hash and a check (`pbem receive` is a
+fresh process for each mail).
 
 argon2's cost is a host's setting (`set_cost`, from the argon2_* settings):
 new hashes are made at the cost set, and a stored hash is checked at the
@@ -28,6 +42,7 @@ cost it was made with.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hmac
 import secrets
@@ -44,7 +59,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 HASHER = PasswordHasher()  # argon2-cffi's defaults: 3 passes over 64 MiB in 4 lanes
 MAX_HASHES = 20_000  # stored hashes with verdicts remembered (least recently used dropped)
 MAX_PER_HASH = 8  # verdicts per stored hash (a guesser cannot grow the memory)
-NO_USER = ""  # where the verdicts for a userid that does not exist are kept
+NO_USER = "no user:"  # the start of the key of an unknown userid's verdicts (no hash starts so)
 
 
 def set_cost(time_cost: int, memory_kib: int, parallelism: int) -> None:
@@ -57,8 +72,27 @@ def set_cost(time_cost: int, memory_kib: int, parallelism: int) -> None:
 
 @lru_cache(maxsize=1)
 def dummy_hash() -> str:
-    """The hash an unknown userid's password is checked against."""
-    return HASHER.hash(secrets.token_urlsafe(16))
+    """The hash an unknown userid's password is checked against: random salt
+    and digest in argon2's encoding at the cost new hashes are made at. No
+    password matches it, and checking one costs what checking a real hash
+    of that cost does; making it costs no argon2 (a hash made by HASHER
+    would make a fresh process's first unknown userid cost twice a known
+    one's)."""
+
+    def b64(size: int) -> str:
+        return base64.b64encode(secrets.token_bytes(size)).decode("ascii").rstrip("=")
+
+    kind = HASHER.type.name.lower()
+    return (
+        f"$argon2{kind}$v=19$m={HASHER.memory_cost},t={HASHER.time_cost},"
+        f"p={HASHER.parallelism}${b64(HASHER.salt_len)}${b64(HASHER.hash_len)}"
+    )
+
+
+def unknown_key(userid: str) -> str:
+    """Where the verdicts about an unknown userid's passwords are kept: by
+    the userid, as a known one's are by its hash."""
+    return NO_USER + userid.lower()
 
 
 class Verdicts:
@@ -122,6 +156,7 @@ class PasswordWork(Exception):
     password: str
     password_hash: str | None = None
     hashing: bool = False
+    userid: str = ""  # (for an unknown userid: where its verdict is kept)
 
     def do(self) -> None:
         """The work, with no transaction open; its outcome is remembered."""
@@ -133,16 +168,19 @@ class PasswordWork(Exception):
             matches = HASHER.verify(self.password_hash or dummy_hash(), self.password)
         except (VerificationError, InvalidHashError):
             matches = False
-        known = self.password_hash is not None
-        VERDICTS.remember(self.password_hash or NO_USER, self.password, matches and known)
+        if self.password_hash is None:
+            VERDICTS.remember(unknown_key(self.userid), self.password, False)
+        else:
+            VERDICTS.remember(self.password_hash, self.password, matches)
 
 
-def password_matches(password_hash: str | None, password: str) -> bool:
+def password_matches(password_hash: str | None, password: str, userid: str = "") -> bool:
     """Whether `password` is the one `password_hash` was made from (None for
-    an unknown userid: never); raises PasswordWork if not yet worked out."""
-    verdict = VERDICTS.known(password_hash or NO_USER, password)
+    an unknown `userid`: never); raises PasswordWork if not yet worked out."""
+    key = unknown_key(userid) if password_hash is None else password_hash
+    verdict = VERDICTS.known(key, password)
     if verdict is None:
-        raise PasswordWork(password, password_hash)
+        raise PasswordWork(password, password_hash, userid=userid)
     return verdict
 
 
