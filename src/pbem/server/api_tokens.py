@@ -1,11 +1,16 @@
 """API tokens: a player makes one on the account page, a program sends it as
 `Authorization: Bearer TOKEN`, and the API acts for the token's owner. Only
-a token's hash is stored; the token itself is shown once, when made."""
+a token's hash is stored; the token itself is shown once, when made.
+A token ends with the trust that made it: a new password and "log out
+everywhere" revoke every token of the account, but the one a `change
+password` came with (`in_use`, players/trust.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -17,6 +22,7 @@ from .boards.quick_move import TokenCheck
 from .language.commands import Move
 from .language.messages import Outcome
 from .players.accounts import find_user
+from .players.trust import token_in_use
 from .service import Server
 
 USE_NOTED_EVERY = timedelta(minutes=5)  # how stale a token's "last used" may be
@@ -53,6 +59,14 @@ def make_token(server: Server, userid: str, label: str) -> str | None:
             )
         )
     return token
+
+
+@contextlib.contextmanager
+def in_use(token: str) -> Iterator[None]:
+    """Within it, commands run for this token: a password it changes
+    revokes its owner's other tokens and every web session, not this token."""
+    with token_in_use(token_hash(token)):
+        yield
 
 
 def tokens_of(server: Server, userid: str) -> list[TokenInfo]:

@@ -32,6 +32,7 @@ from .mailing.reply_cap import cap_replies
 from .players.accounts import authenticate, find_user
 from .players.passwords import PasswordWork, do_or_hand_out, handed_out
 from .players.ratings import rate_finished_boards
+from .players.trust import end_trust
 from .read_side import ReadSide
 from .views.board_view import BoardViews, read_view
 
@@ -407,14 +408,20 @@ class Server:
         with self.reads() as session:
             return hints.latest_hint(session, board, userid, version)
 
-    def end_sessions(self, userid: str) -> None:
-        """Void every web session of this player (logging out)."""
+    def end_sessions(self, userid: str, tokens: bool = False) -> int:
+        """Void every web session of this player (logging out); with
+        `tokens` ("log out everywhere"), revoke every API token of theirs as
+        well (players/trust.py): how many tokens were revoked."""
         with self.sessions.begin() as session:
+            if tokens:
+                user = find_user(session, userid)
+                return 0 if user is None else end_trust(session, user, False)[0]
             session.execute(
                 update(User)
                 .where(User.userid_key == userid.lower())
                 .values(session_generation=User.session_generation + 1)
             )
+        return 0
 
     def _seen(self, key: str) -> bool:
         with self.reads() as session:

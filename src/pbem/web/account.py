@@ -1,5 +1,6 @@
-"""Accounts on the web: sign up, log in and out, and the account page
-(password, addresses, mail preference, vacation, API tokens)."""
+"""Accounts on the web: sign up, log in and out (here or everywhere), and
+the account page (password, addresses, mail preference, vacation, API
+tokens)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from ..server import CommandError, Outcome, api_tokens, commands
 from .actions import act_on, execute_as, flash, server_of
 from .found import TokenId
 from .password_lane import password_lane
-from .session import PostedForm, check_csrf, current_userid, log_in, log_out
+from .session import CHECKED, PostedForm, check_csrf, current_userid, log_in, log_out
 from .templating import render
 
 router = APIRouter(include_in_schema=False)
@@ -89,6 +90,24 @@ def logout(request: Request) -> RedirectResponse:
     return RedirectResponse("/", status_code=303)
 
 
+@router.post("/logout/everywhere", dependencies=[Depends(check_csrf)])
+def logout_everywhere(request: Request) -> RedirectResponse:
+    """The account page's "Log out everywhere": every web session of the
+    player ends, this one too, and every API token of theirs is revoked
+    (a stolen cookie or token dies with them); the next page says so."""
+    userid = account_user(request)
+    revoked = server_of(request).end_sessions(userid, tokens=True)
+    request.session.clear()
+    request.scope[CHECKED] = None
+    tokens = "1 API token" if revoked == 1 else f"{revoked or 'no'} API tokens"
+    flash(
+        request,
+        f"Logged out everywhere: every session of {userid} has ended, this one too, "
+        f"and {tokens} revoked.",
+    )
+    return RedirectResponse("/login", status_code=303)
+
+
 def account_user(request: Request) -> str:
     userid = current_userid(request)
     if userid is None:
@@ -148,13 +167,19 @@ def change(request: Request, what: str, form: PostedForm) -> Response:
     if what == "token":
         return make_token(request, userid, value.get("label") or "API token")
     outcome = account_form(request, userid, what, value)
+    said = "Saved."
     if what == "password" and outcome.ok:
-        # The new password ended every session, this one included: start it
-        # again (its forms stay valid in the pages already open).
+        # The new password ended every session, this one included, and
+        # revoked every API token: start this session again (its forms stay
+        # valid in the pages already open).
         token = request.session.get("csrf")
         log_in(request, userid)
         request.session["csrf"] = token or request.session["csrf"]
-    flash(request, outcome.error or "Saved.", "ok" if outcome.ok else "error")
+        said = (
+            "Your password is changed. Every other session is logged out and every "
+            "API token revoked."
+        )
+    flash(request, outcome.error or said, "ok" if outcome.ok else "error")
     return RedirectResponse("/account", status_code=303)
 
 

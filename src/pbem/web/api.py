@@ -433,7 +433,8 @@ def command(request: Request, token: Token, sent: CommandRequest) -> CommandResu
     that Subject and body would, and return the mails it sent you (all of
     them are also delivered; the other players' are not shown here). Write
     `-` for your password: the token vouches for you (changing the password,
-    signing off and deleting the account still ask for the real one). For
+    signing off and deleting the account still ask for the real one; a new
+    password revokes every other token and web session, not this token). For
     everything the other operations do not cover:
     `vasco subscribe alice - 12`, `trugo newboards alice - on`,
     `vasco limit alice - 5`, `vacu seek alice - 2`, `mail alice - digest`,
@@ -447,7 +448,8 @@ def command(request: Request, token: Token, sent: CommandRequest) -> CommandResu
         raise HTTPException(422, "The command is empty: write one as a mail's Subject.")
     if words[0].lower() == "multiple":
         raise HTTPException(422, "'multiple' is for mail: send one command per request.")
-    return CommandResult(messages=mails(run(server, userid, sent.command, sent.body)))
+    with api_tokens.in_use(token.token or ""):  # (a new password keeps this token)
+        return CommandResult(messages=mails(run(server, userid, sent.command, sent.body)))
 
 
 @router.get(

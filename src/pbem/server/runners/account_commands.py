@@ -41,6 +41,7 @@ from ..players.accounts import (
     user_named,
 )
 from ..players.passwords import new_password_hash, password_changed
+from ..players.trust import end_trust
 
 MAIL_PREFERENCES = ("every", "digest", "none")
 
@@ -159,12 +160,14 @@ def change(ctx: Context, command: commands.Change) -> None:
     if what == "password":
         old_hash = user.password_hash
         user.password_hash = new_password_hash(check_password(command.new))
-        user.session_generation += 1  # every web session logged in with the old one ends
+        # Every web session and API token made under the old one ends, but
+        # the API token this command came with (players/trust.py).
+        revoked, kept = end_trust(ctx.session, user, keep_token_in_use=True)
         password_changed(old_hash)
         ctx.reply.send(
             main_address(user),
             f"pbem change password {user.userid}",
-            f"The password of {user.userid} is changed.\n",
+            f"The password of {user.userid} is changed.\n" + trust_ended(revoked, kept),
         )
         return
     address = check_address(command.new)
@@ -195,6 +198,16 @@ def change(ctx: Context, command: commands.Change) -> None:
         )
         + (f"Commands may come from {', '.join(added)} too.\n" if added else ""),
     )
+
+
+def trust_ended(revoked: int, kept: bool) -> str:
+    """What a new password ended, said to its owner."""
+    said = "Every web session logged in with the old password is logged out.\n"
+    if revoked:
+        said += f"{plural(revoked, 'API token')} revoked (the account page makes new ones).\n"
+    if kept:
+        said += "The API token this command came with still works.\n"
+    return said
 
 
 def add_addresses(ctx: Context, user: User, addresses: tuple[str, ...]) -> list[str]:
