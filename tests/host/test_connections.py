@@ -259,3 +259,86 @@ def test_the_request_clock_reads_heads_bodies_and_chunks() -> None:
     assert clock.state == "chunked"
     clock.feed(b"\n\r\n", 4.0)
     assert clock.state == "idle" and clock.deadline is None
+
+
+@pytest.fixture
+def slow_door(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settings]:
+    """A real SMTP listener with deadlines short enough to wait for: a line
+    in 1.5 s, a message in 3 s."""
+    monkeypatch.setattr(connections, "LINE_SECONDS", 1.5)
+    monkeypatch.setattr(connections, "MESSAGE_SECONDS", 3.0)
+    engine = make_engine(upgraded_sqlite(tmp_path / "pbem.sqlite3"))
+    settings = Settings(address="pbem@games.test", smtp_port=free_port())
+    listener = start_listener(Server(session_factory(engine)), settings)
+    try:
+        yield settings
+    finally:
+        listener.stop()
+        engine.dispose()
+
+
+def trickle_smtp(sock: socket.socket, data: bytes, every: float, until: float) -> bytes:
+    """Send `data` a byte at a time, `every` seconds apart, until the server
+    answers or closes (what it said) or `until` seconds have gone by."""
+    sock.settimeout(every)
+    ends = time.monotonic() + until
+    for byte in data:
+        try:
+            sock.sendall(bytes([byte]))
+            said = sock.recv(200)
+        except TimeoutError:
+            if time.monotonic() > ends:
+                return b""
+            continue
+        except (BrokenPipeError, ConnectionResetError):
+            return b"(closed)"
+        return said
+    return b""
+
+
+def test_a_command_trickled_a_byte_at_a_time_is_cut_off(slow_door: Settings) -> None:
+    """aiosmtpd's timeout starts again with each read: without the line's
+    own deadline, a byte every 0.4 s held the connection for ever."""
+    with socket.create_connection(("127.0.0.1", slow_door.smtp_port)) as sock:
+        assert line_from(sock).startswith(b"220")
+        started = time.monotonic()
+        said = trickle_smtp(sock, b"EHLO " + b"x" * 40 + b"\r\n", every=0.4, until=10)
+        assert said.startswith(b"421") and b"Too slow" in said, said
+        assert time.monotonic() - started < 4
+
+
+def test_a_message_trickled_line_by_line_is_cut_off(slow_door: Settings) -> None:
+    """Each line quick enough, the message as a whole too slow."""
+    with socket.create_connection(("127.0.0.1", slow_door.smtp_port)) as sock:
+        assert line_from(sock).startswith(b"220")
+        for command in (b"HELO x\r\n", b"MAIL FROM:<ann@example.org>\r\n",
+                        b"RCPT TO:<pbem@games.test>\r\n", b"DATA\r\n"):  # fmt: skip
+            sock.sendall(command)
+            assert line_from(sock)[:1] in (b"2", b"3")
+        started = time.monotonic()
+        said = b""
+        sock.settimeout(0.5)
+        while time.monotonic() - started < 10 and not said:
+            sock.sendall(b"X-Slow: header\r\n")
+            try:
+                said = sock.recv(200)
+            except TimeoutError:
+                continue
+        assert said.startswith(b"421"), said
+        assert 2.5 < time.monotonic() - started < 5
+
+
+def test_a_relay_keeping_its_connection_for_several_mails_is_not_cut(
+    slow_door: Settings,
+) -> None:
+    """Only what the client sends is timed: one connection carrying mails
+    over longer than a message's deadline serves them all."""
+    with smtplib.SMTP("127.0.0.1", slow_door.smtp_port, timeout=30) as smtp:
+        for number in range(3):
+            smtp.sendmail(
+                "ann@example.org",
+                [slow_door.address],
+                f"From: ann@example.org\r\nSubject: help\r\nMessage-ID: <k{number}@x>\r\n\r\n",
+            )
+            time.sleep(1.2)
+        assert smtp.noop()[0] == 250
