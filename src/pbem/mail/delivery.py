@@ -10,7 +10,11 @@ logged, listed by `pbem outbox failed`, and never tried again;
 A row is claimed (leased) before it is sent, so several delivery loops, in
 one process or many, never send the same mail at once; a loop that dies
 mid-send leaves the lease to expire and the mail is sent again then (at
-most one duplicate, which SMTP itself allows).
+most one duplicate, which SMTP itself allows). A loop whose database goes
+away mid-pass (PostgreSQL restarting) keeps what it could not record
+(`Unfinished`): the mark of a mail it sent is retried, with backoff, and
+then again first thing in the next pass, so the mail is not sent twice;
+its claims not sent yet are given back at once then, not left to their lease.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import smtplib
 import ssl
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -252,6 +256,68 @@ def claim(engine: Engine, settings: Settings, now: datetime, count: int) -> list
     return sorted((OutboxMessage(**row._mapping) for row in rows), key=lambda row: row.id)
 
 
+# The mark of a mail sent: once (a mark retried after a lost connection
+# may find it made already).
+_SENT_ONCE = _SENT.where(OutboxMessage.sent_at.is_(None))
+# How long a pass keeps trying to record a mail it sent before it leaves the
+# mark to its next pass: tries after 0.5, 1, 2 and 4 s.
+MARK_RETRIES = (0.5, 1.0, 2.0, 4.0)
+
+
+@dataclass
+class Unfinished:
+    """What a delivery loop could not record when its database went away:
+    mails it sent but could not mark sent (id: when sent), and mails it
+    claimed and did not send (id: the lease it gave them). Kept from pass
+    to pass in the loop's memory; the next pass settles them first."""
+
+    sent: dict[int, datetime] = field(default_factory=dict)
+    claimed: dict[int, datetime] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.sent or self.claimed)
+
+    def settle(self, engine: Engine, now: datetime) -> None:
+        """Mark the sent ones sent and give the claimed ones back (due at
+        once, for any loop, while still leased by this one); raises while
+        the database is still away, keeping what is left."""
+        writes = single_writes(engine)
+        if self.sent:
+            with writes.begin() as connection:
+                connection.execute(
+                    _SENT_ONCE, [{"row": row, "now": when} for row, when in self.sent.items()]
+                )
+            log.info("recorded %d mails sent before the database went away", len(self.sent))
+            self.sent.clear()
+        for lease in sorted(set(self.claimed.values())):
+            rows = [row for row, leased in self.claimed.items() if leased == lease]
+            with writes.begin() as connection:
+                connection.execute(_GIVE_BACK, {"rows": rows, "lease": lease, "now": now})
+            for row in rows:
+                del self.claimed[row]
+
+
+def mark_sent(engine: Engine, row: int, when: datetime, unfinished: Unfinished) -> None:
+    """Record mail `row` sent, retrying while the database is away
+    (MARK_RETRIES); still failing, it is left in `unfinished` for the next
+    pass, and the error raised."""
+    writes = single_writes(engine)
+    unfinished.sent[row] = when
+    unfinished.claimed.pop(row, None)
+    for pause in (*MARK_RETRIES, None):
+        try:
+            with writes.begin() as connection:
+                connection.execute(_SENT_ONCE, [{"row": row, "now": when}])
+        except Exception:
+            if pause is None:
+                raise
+            log.warning("mail %s was sent but not yet recorded; trying again", row)
+            time.sleep(pause)
+        else:
+            del unfinished.sent[row]
+            return
+
+
 def deliver_due(
     sessions: sessionmaker[Session],
     settings: Settings,
@@ -268,6 +334,7 @@ def deliver_backlog(
     transport: Transport,
     clock: Callable[[], datetime],
     stop: StopSignal | None = None,
+    unfinished: Unfinished | None = None,
 ) -> int:
     """Pass after pass while a pass found a full BATCH due and sent some of
     it, so a backlog drains at the speed of sending, not one BATCH per
@@ -275,7 +342,7 @@ def deliver_backlog(
     Returns how many were sent; `stop` is looked at between passes."""
     sent = 0
     while stop is None or not stop.is_set():
-        done = deliver_pass(sessions, settings, transport, clock())
+        done = deliver_pass(sessions, settings, transport, clock(), unfinished)
         sent += done.sent
         if done.tried < BATCH or not done.sent:
             break
@@ -295,6 +362,7 @@ def deliver_pass(
     settings: Settings,
     transport: Transport,
     now: datetime,
+    unfinished: Unfinished | None = None,
 ) -> DeliveryPass:
     """Send every mail that is due (up to BATCH).
 
@@ -303,12 +371,18 @@ def deliver_pass(
     record leaves the mail claimed: it is sent again when the lease ends,
     the one duplicate SMTP itself allows (a 250 that never came back). A
     claim whose lease is half gone before its turn comes (a slow relay) is
-    given back, never sent late, so no other loop can have taken it."""
+    given back, never sent late, so no other loop can have taken it.
+
+    `unfinished` (the loop's own, kept between passes) is settled first and
+    filled when the database goes away mid-pass (see Unfinished)."""
     engine = sessions.kw["bind"]
     writes = single_writes(engine)
+    unfinished = Unfinished() if unfinished is None else unfinished
     count = tried = 0
     started = time.monotonic()
     try:
+        if unfinished:
+            unfinished.settle(engine, now)
         while tried < BATCH:
             # Mails are leased when claimed, not when the pass began: a slow
             # relay must not hand out leases already expired.
@@ -317,6 +391,7 @@ def deliver_pass(
             if not claimed:
                 break
             tried += len(claimed)
+            unfinished.claimed.update((row.id, taken + LEASE) for row in claimed)
             for number, row in enumerate(claimed):
                 sending = now + timedelta(seconds=time.monotonic() - started)
                 if sending - taken > LEASE / 2:
@@ -326,11 +401,14 @@ def deliver_pass(
                         connection.execute(
                             _GIVE_BACK, {"rows": rest, "lease": lease, "now": sending}
                         )
+                    for later in rest:
+                        unfinished.claimed.pop(later, None)
                     break
                 if deliver_one(sessions, settings, transport, row, sending):
-                    with writes.begin() as connection:
-                        connection.execute(_SENT, [{"row": row.id, "now": sending}])
+                    mark_sent(engine, row.id, sending, unfinished)
                     count += 1
+                else:
+                    unfinished.claimed.pop(row.id, None)
     finally:
         transport.close()
     return DeliveryPass(tried, count)
@@ -426,12 +504,15 @@ def delivery_loop(
     """Drain the outbox every `delivery_seconds`, or sooner when woken."""
     transport = transport_for(settings)
     log.info("outgoing mail goes to %s", transport.description)
+    unfinished = Unfinished()  # what a pass could not record, settled by the next
     while not stop.is_set():
         try:
-            sent = deliver_backlog(sessions, settings, transport, clock, stop)
+            sent = deliver_backlog(sessions, settings, transport, clock, stop, unfinished)
             if sent:
                 log.info("delivered %d mails to %s", sent, transport.description)
         except Exception:  # the database away, say: try again next round
             log.exception("the delivery pass failed; trying again")
-        wake.wait(settings.delivery_seconds)
+        # With claims or marks left over, the next round comes soon, so
+        # delivery resumes within seconds of the database's return.
+        wake.wait(min(settings.delivery_seconds, 5.0) if unfinished else settings.delivery_seconds)
         wake.clear()

@@ -10,6 +10,12 @@ the lock's time and leaves tails of seconds. Sessions only for reading
 (`reading`) begin deferred, and in WAL mode they neither wait for nor hold up
 a writer. PostgreSQL runs at READ COMMITTED and
 the boards' version check settles races.
+
+Busy is an answer: a writer that cannot have its turn within
+`wait_seconds()` (5 s, `PBEM_DATABASE_WAIT`) raises `DatabaseBusy`, and
+PostgreSQL gives up connecting and waiting for a lock after as long; the
+doors answer such a failure (`unavailable`) with "busy, try again" (503, 451),
+never a hang or a 500. Reads never wait for the write lock.
 """
 
 from __future__ import annotations
@@ -28,8 +34,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from sqlalchemy import Connection, CursorResult, Engine, Result, create_engine, event
+from sqlalchemy import exc as sqlalchemy_errors
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import NullPool
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -51,6 +59,51 @@ def database_url(environ: dict[str, str] | None = None) -> str:
 # the server) for most requests. It never opens more than it uses at once.
 POOL = {"pool_size": 16, "max_overflow": 16}
 
+# How long a command waits for the database before it is answered "busy":
+# SQLite's write turn, PostgreSQL's connecting and its row and table locks.
+DEFAULT_WAIT_SECONDS = 5.0
+
+
+def wait_seconds(environ: dict[str, str] | None = None) -> float:
+    """The bound on a wait for the database (`PBEM_DATABASE_WAIT`, seconds)."""
+    env = os.environ if environ is None else environ
+    try:
+        seconds = float(env.get("PBEM_DATABASE_WAIT", "") or DEFAULT_WAIT_SECONDS)
+    except ValueError:
+        return DEFAULT_WAIT_SECONDS
+    return seconds if seconds > 0 else DEFAULT_WAIT_SECONDS
+
+
+class DatabaseBusy(RuntimeError):
+    """The database could not be had within the bounded wait (another
+    writer holds SQLite's write lock): nothing was done; try again soon."""
+
+
+def unavailable(error: BaseException) -> bool:
+    """Whether `error` (or what it wraps) is the database being busy or out
+    of reach, not a fault of the request: `DatabaseBusy`, a lost or refused
+    connection, a lock or statement timeout (SQLAlchemy's OperationalError,
+    DisconnectionError, InterfaceError, a pool's TimeoutError). Nothing was
+    done, and the same request later may well succeed."""
+    kinds = (
+        DatabaseBusy,
+        sqlalchemy_errors.OperationalError,
+        sqlalchemy_errors.DisconnectionError,
+        sqlalchemy_errors.InterfaceError,
+        sqlalchemy_errors.TimeoutError,
+    )
+    seen: set[int] = set()
+    pending: list[BaseException | None] = [error]
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, kinds):
+            return True
+        pending += [current.__cause__, current.__context__]
+    return False
+
 
 def make_engine(url: str | None = None) -> Engine:
     """An engine for `url` (default: database_url()), SQLite made safe for
@@ -58,17 +111,30 @@ def make_engine(url: str | None = None) -> Engine:
     Its errors never show the statement's values (a password hash, a token
     hash), so no log line can hold them."""
     url = url or database_url()
+    bound = wait_seconds()
     if not url.startswith("sqlite"):
         # No ping before each use of a pooled connection: it was a round trip
         # on every one (a move takes five). After the server restarts, the
-        # first use of each old connection fails once (a web request gets a
-        # 500, a mail a 451 that its sender retries) and the pool starts anew.
-        return create_engine(url, hide_parameters=True, **POOL)
+        # first use of an old connection fails (a web request gets a 503, a
+        # mail a 451 that its sender retries), and that failure invalidates
+        # every connection the pool held then, so the pool starts anew. A
+        # server away or a lock held too long is answered within `bound`.
+        timeouts = {}
+        if url.startswith("postgresql"):
+            timeouts = {
+                "connect_timeout": max(1, round(bound)),
+                "options": f"-c lock_timeout={round(bound * 1000)}",
+            }
+        return create_engine(url, hide_parameters=True, connect_args=timeouts, **POOL)
     if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"timeout": 30}, hide_parameters=True, **POOL)
+    engine = create_engine(url, connect_args={"timeout": bound}, hide_parameters=True, **POOL)
     database = engine.url.database
-    queue = WriterQueue(f"{database}.write-lock") if database and database != ":memory:" else None
+    queue = (
+        WriterQueue(f"{database}.write-lock", bound)
+        if database and database != ":memory:"
+        else None
+    )
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -76,7 +142,7 @@ def make_engine(url: str | None = None) -> Engine:
         cursor = dbapi_connection.cursor()
         wal_mode(cursor)
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={round(bound * 1000)}")
         cursor.execute(f"PRAGMA mmap_size={SQLITE_MMAP_BYTES}")
         cursor.close()
 
@@ -124,10 +190,16 @@ class WriterQueue:
     sleeps in the kernel and wakes the moment the lock is free, where
     SQLite's own busy handler would poll with growing sleeps. Each pooled
     connection has its own open lock file, so threads of one process queue
-    too; a process that dies lets go of its turn with its files."""
+    too; a process that dies lets go of its turn with its files.
 
-    def __init__(self, path: str) -> None:
+    The wait is bounded (`bound` seconds): a writer still waiting then raises
+    `DatabaseBusy`. A turn free at once is taken without a wait; otherwise
+    a thread of its own sleeps in the kernel for it, and a turn that comes
+    after the caller gave up is given back at once (its file closed)."""
+
+    def __init__(self, path: str, bound: float = DEFAULT_WAIT_SECONDS) -> None:
         self.path = path
+        self.bound = bound
         self._holding = threading.local()
 
     def _file(self, info: dict[str, Any]) -> int:
@@ -144,7 +216,12 @@ class WriterQueue:
                 "a write transaction began while this thread's other write transaction "
                 "was still open; finish one before starting the next"
             )
-        fcntl.flock(self._file(info), fcntl.LOCK_EX)
+        descriptor = self._file(info)
+        if not _lock_now(descriptor) and not _lock_within(descriptor, self.bound):
+            info.pop("writer_queue")  # (the waiting thread closes it)
+            raise DatabaseBusy(
+                f"the database is busy: another writer held it for over {self.bound:g} s"
+            )
         info["writer_turn"] = True
         self._holding.info = info
 
@@ -160,6 +237,45 @@ class WriterQueue:
         descriptor = info.pop("writer_queue", None)
         if descriptor is not None:
             os.close(descriptor)
+
+
+def _lock_now(descriptor: int) -> bool:
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _lock_within(descriptor: int, bound: float) -> bool:
+    """Whether the lock on `descriptor` was had within `bound` seconds. A
+    thread waits for it in the kernel (woken the moment it is free); when
+    the caller gave up first, that thread closes `descriptor` once it has
+    the lock, which lets it go."""
+    had = threading.Event()
+    settled = threading.Lock()
+    abandoned = False
+
+    def wait() -> None:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        except OSError:
+            os.close(descriptor)
+            return
+        with settled:
+            if abandoned:
+                os.close(descriptor)
+                return
+            had.set()
+
+    threading.Thread(target=wait, name="pbem-write-turn", daemon=True).start()
+    if had.wait(bound):
+        return True
+    with settled:
+        if had.is_set():
+            return True
+        abandoned = True
+    return False
 
 
 T = TypeVar("T")
@@ -390,6 +506,15 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
         return
     from alembic import command
 
+    if engine.url.get_backend_name() == "postgresql":
+        # Without the engine's bounded lock wait: a process starting beside
+        # another's upgrade waits for it (its advisory lock) however long.
+        patient = create_engine(engine.url, hide_parameters=True, poolclass=NullPool)
+        try:
+            command.upgrade(alembic_config(patient), revision)
+        finally:
+            patient.dispose()
+        return
     database = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
     if not database or database == ":memory:":
         command.upgrade(alembic_config(engine), revision)
