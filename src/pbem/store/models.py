@@ -337,6 +337,22 @@ class ApiToken(Base):
     user: Mapped[User] = relationship(lazy="joined", innerjoin=True)
 
 
+class PasswordFailure(Base):
+    """A wrong password or an unknown API token, kept for a while under the
+    account tried (`user:<userid>`) and under the client (`from:<client>`):
+    see `pbem.server.players.throttle`."""
+
+    __tablename__ = "password_failures"
+    __table_args__ = (
+        Index("ix_password_failures_key_at", "key", "at"),  # counted per key in the window
+        Index("ix_password_failures_at", "at"),  # the old pruned
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(300))
+    at: Mapped[datetime]
+
+
 class ProcessedMessage(Base):
     """An incoming mail already handled (by Message-ID, one row per command
     line): the same mail delivered twice runs once."""
