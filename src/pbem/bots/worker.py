@@ -97,14 +97,30 @@ class BotWorker:
         self.close()
 
     def step(self, threads: ThreadPoolExecutor | None = None) -> int:
-        """One pass: every waiting board this worker can claim, `processes`
-        at a time; how many turns were played or answered."""
-        turns = bot_turns.waiting(self.server, limit=max(4, 2 * self.processes))
-        questions = bot_turns.open_hints(self.server, limit=max(2, self.processes))
+        """One pass: at most one turn and one hint per search process, the
+        people served in turn (`bot_turns.waiting`'s order); how many turns
+        were played or answered. A pass takes no more, so a board that comes
+        to wait meanwhile is looked at after one search, however many boards
+        someone else has waiting (issue 50); the few turns beyond are spares,
+        for boards another worker claimed first."""
+        turns = bot_turns.waiting(self.server, limit=2 * self.processes + 2)
+        questions = bot_turns.open_hints(self.server, limit=self.processes)
+        pending = iter(turns)
+        lock = threading.Lock()
+
+        def one_turn() -> int:
+            while True:
+                with lock:
+                    turn = next(pending, None)
+                if turn is None:
+                    return 0
+                if self.take(turn):
+                    return 1
+
         if threads is None or self.processes == 1:
-            done = sum(self.take(turn) for turn in turns)
+            done = sum(one_turn() for _ in range(self.processes))
             return done + sum(self.hint(question) for question in questions)
-        futures = [threads.submit(self.take, turn) for turn in turns]
+        futures = [threads.submit(one_turn) for _ in range(self.processes)]
         futures += [threads.submit(self.hint, question) for question in questions]
         return sum(future.result() for future in futures)
 

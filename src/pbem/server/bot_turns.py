@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, exists, or_, select, update
+from sqlalchemy import and_, delete, exists, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 
@@ -61,17 +61,31 @@ class BotTurn:
 
 
 def waiting(server: Server, limit: int = 20) -> list[BotTurn]:
-    """Boards waiting for a bot that no worker holds a live lease on, the
-    longest waiting first: answers to proposals before moves (nobody moves
-    while a proposal is open)."""
+    """Boards waiting for a bot that no worker holds a live lease on:
+    answers to proposals before moves (nobody moves while a proposal is
+    open), and within each, the people served in turn: every person's
+    longest-waiting board first (the longest waiting of them first), then
+    every person's second, and so on. So one person's twenty boards delay
+    another's by one search, not twenty (issue 50). The look walks the
+    bots' waiting boards alone (by their index), as many as people may
+    have (runners/board_commands.py's BOT_BOARDS each)."""
     now = server.clock()
     seat = aliased(BoardPlayer)
+    human = aliased(BoardPlayer)
+    person = aliased(User)
     leased = exists().where(BotLease.board_id == Board.id, BotLease.expires_at > now)
+    # The person the bot plays against (the lowest id when there are several).
+    owner = (
+        select(func.min(human.user_id))
+        .join(person, person.id == human.user_id)
+        .where(human.board_id == Board.id, person.bot_level.is_(None))
+        .scalar_subquery()
+    )
     turns: list[BotTurn] = []
     with server.reads() as session:
         for task in (DRAW, UNDO, MOVE):
             query = (
-                select(Board, seat.seat, User.userid, User.bot_level)
+                select(Board.id, seat.seat, User.userid, User.bot_level, owner)
                 .join(seat, seat.board_id == Board.id)
                 .join(User, User.id == seat.user_id)
                 .where(
@@ -81,7 +95,6 @@ def waiting(server: Server, limit: int = 20) -> list[BotTurn]:
                     ~leased,
                 )
                 .order_by(Board.updated_at, Board.id)
-                .limit(limit - len(turns))
             )
             if task == MOVE:
                 query = query.where(
@@ -94,7 +107,23 @@ def waiting(server: Server, limit: int = 20) -> list[BotTurn]:
                         and_(Vote.board_id == Board.id, Vote.kind == task, Vote.seat == seat.seat)
                     ),
                 )
-            for board, seat_number, userid, level in session.execute(query):
+            served: dict[int | None, int] = {}  # boards of each person before this one
+            ranked = []
+            for order, (board_id, seat_number, userid, level, person_id) in enumerate(
+                session.execute(query)
+            ):
+                rank = served.get(person_id, 0)
+                served[person_id] = rank + 1
+                ranked.append((rank, order, board_id, seat_number, userid, level))
+            chosen = sorted(ranked)[: limit - len(turns)]
+            boards = {
+                board.id: board
+                for board in session.scalars(
+                    select(Board).where(Board.id.in_([row[2] for row in chosen]))
+                )
+            }
+            for _, _, board_id, seat_number, userid, level in chosen:
+                board = boards[board_id]
                 turns.append(
                     BotTurn(
                         task,
@@ -203,17 +232,29 @@ class HintTurn:
 
 
 def open_hints(server: Server, limit: int = 10) -> list[HintTurn]:
-    """Questions not answered and not being worked on, oldest first."""
+    """Questions not answered and not being worked on, the askers served in
+    turn: everyone's oldest question first (the oldest of them first), then
+    everyone's second, and so on."""
     now = server.clock()
+    ranked = (
+        select(
+            HintRequest.id.label("id"),
+            func.row_number()
+            .over(partition_by=HintRequest.user_id, order_by=HintRequest.id)
+            .label("turn"),
+        )
+        .where(
+            HintRequest.answered_at.is_(None),
+            or_(HintRequest.claimed_until.is_(None), HintRequest.claimed_until <= now),
+        )
+        .subquery()
+    )
     with server.reads() as session:
         rows = session.execute(
             select(HintRequest, Board)
+            .join(ranked, ranked.c.id == HintRequest.id)
             .join(Board, Board.id == HintRequest.board_id)
-            .where(
-                HintRequest.answered_at.is_(None),
-                or_(HintRequest.claimed_until.is_(None), HintRequest.claimed_until <= now),
-            )
-            .order_by(HintRequest.id)
+            .order_by(ranked.c.turn, HintRequest.id)
             .limit(limit)
         ).all()
         return [

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ...games.base import Game
@@ -28,6 +29,9 @@ from ..language.registry import runs
 from .lifecycle import active_state
 
 SHOWN = 3  # moves a hint lists
+# Questions one player may ask an hour (issue 50: each is a search of the
+# bots' time); the setting hints_per_hour, given by `runners.board_commands.set_limits`.
+HINTS_PER_HOUR = 20
 
 
 @runs(commands.Hint)
@@ -54,6 +58,20 @@ def ask(ctx: Context, game: Game, command: commands.Hint) -> None:
         )
     )
     if asked is None:
+        lately = ctx.session.scalar(
+            select(func.count(HintRequest.id)).where(
+                HintRequest.user_id == user.id,
+                HintRequest.created_at > ctx.now - timedelta(hours=1),
+            )
+        )
+        if (lately or 0) >= HINTS_PER_HOUR:
+            raise CommandError(
+                f"{user.userid} has asked for {lately} hints in the last hour, the most a "
+                f"player may ask an hour (the server's limit hints_per_hour), so that the "
+                f"engine's time is shared: ask again later.",
+                board.id,
+                kind=CONFLICT,
+            )
         ctx.session.add(
             HintRequest(
                 board_id=board.id, user_id=user.id, version=board.version, created_at=ctx.now

@@ -10,15 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 
 from ...games import get_game
 from ...games.base import Game, MoveError, MoveSyntaxError, OptionError, State
-from ...store import Board, BoardPlayer, ChatLine, PendingMove, User
+from ...store import Board, BoardPlayer, BoardStatus, ChatLine, PendingMove, User
 from ...store.boards import StaleBoard, apply_move, create_board, players_of, rebuild
-from ..boards import turns
+from ..boards import hints, turns
 from ..boards.lifecycle import active_state, after_move, clear_votes
 from ..boards.tick import out_of_time
 from ..context import Context, board_of, login, seat_of, sending_user
@@ -37,6 +38,18 @@ from .standings import active_boards
 DEFAULT_NAG_DAYS = 7
 CHAT_KEPT = 2000  # characters of a chat the board page shows (the mail carries it all)
 DEFAULT_FORFEIT_DAYS = 21
+# Limits no one can turn against everyone else (issue 50); each a setting
+# (settings.py, given by `set_limits` when a process starts).
+BOT_BOARDS = 5  # boards against the bots one person may have going at once
+CHATS_PER_HOUR = 10  # chat lines one non-player may send on one board an hour
+
+
+def set_limits(bot_boards: int, hints_per_hour: int, chats_per_hour: int) -> None:
+    """Take the limits of the settings (bot_boards, hints_per_hour,
+    chats_per_hour) in this process."""
+    global BOT_BOARDS, CHATS_PER_HOUR
+    BOT_BOARDS, CHATS_PER_HOUR = bot_boards, chats_per_hour
+    hints.HINTS_PER_HOUR = hints_per_hour
 
 
 def challenge_form(game: Game) -> str:
@@ -143,6 +156,39 @@ def rematch_made(ctx: Context, game: Game, command: commands.Challenge, number: 
     return None
 
 
+def bot_checks(
+    ctx: Context, game: Game, users: list[User], sent_by: User | None, problems: Problems
+) -> None:
+    """A board with a bot costs the server's searches: only a sender with an
+    account may start one, and each person may have BOT_BOARDS of them going
+    at once (so nobody fills the bots' time; they serve people in turn)."""
+    if sent_by is None:
+        problems.add(
+            f"Only a player with an account may challenge a bot: the bots' time is shared, "
+            f"and {ctx.sender or 'this sender'} has none. Sign up first with "
+            f"'signup USERID PASSWORD', then challenge from the same address.",
+            CONFLICT,
+        )
+    for user in {user.id: user for user in users if not user.is_bot}.values():
+        going = ctx.session.scalar(
+            select(func.count(func.distinct(Board.id)))
+            .join(BoardPlayer, BoardPlayer.board_id == Board.id)
+            .where(
+                BoardPlayer.user_id == user.id,
+                Board.with_bot,
+                Board.status == BoardStatus.ACTIVE,
+            )
+        )
+        if (going or 0) >= BOT_BOARDS:
+            boards = plural(BOT_BOARDS, "board")
+            problems.add(
+                f"{user.userid} has {going} boards against the bots going, and a player may "
+                f"have at most {boards} against them at once (the server's limit bot_boards), "
+                "so that the bots' time is shared: start another when one of them ends.",
+                CONFLICT,
+            )
+
+
 def start_board(
     ctx: Context, game: Game, command: commands.Challenge, taken: TakenOffer | None = None
 ) -> Board:
@@ -189,6 +235,8 @@ def start_board(
             f"('{game.name} challenge YOU {users[0].userid}')."
         )
     sent_by = sending_user(ctx)
+    if found and any(user.is_bot for user in users):
+        bot_checks(ctx, game, users, sent_by, problems)
     alone = len({user.id for user in users}) != len(users)
     if found and alone and (sent_by is None or {user.id for user in users} != {sent_by.id}):
         problems.add(
@@ -548,6 +596,23 @@ def chat(ctx: Context, game: Game, command: commands.Chat) -> None:
     user = login(ctx, command.userid, command.password)
     if not command.comment.strip():
         raise CommandError("A chat needs a message: write it in the body of the mail.")
+    if all(player.user_id != user.id for player in board.players):
+        said_lately = ctx.session.scalar(
+            select(func.count(ChatLine.id)).where(
+                ChatLine.board_id == board.id,
+                ChatLine.user_id == user.id,
+                ChatLine.said_at > ctx.now - timedelta(hours=1),
+            )
+        )
+        if (said_lately or 0) >= CHATS_PER_HOUR:
+            raise CommandError(
+                f"{user.userid} has sent {said_lately} chat lines on board {board.id} in the "
+                f"last hour, the most one who does not play on it may send an hour (the "
+                f"server's limit chats_per_hour), so that its players' mail stays theirs: "
+                f"write again in an hour.",
+                board.id,
+                kind=CONFLICT,
+            )
     readers = [p.user for p in board.players] + subscribers(ctx.session, board)
     others = list({u.id: u for u in readers if u.id != user.id}.values())
     said = command.comment.strip()
