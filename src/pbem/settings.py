@@ -12,7 +12,10 @@ import os
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import ipaddress
 
 
 class SettingsError(ValueError):
@@ -37,6 +40,9 @@ class Settings:
     web_port: int = 8000
     web_workers: int = 0  # processes serving the web door; 0: one per CPU (at most 8)
     web_url: str = ""  # the web door's public address, for links; empty: http://host:port
+    # Proxies whose X-Forwarded-For is believed (addresses or CIDRs, comma-separated);
+    # empty: none, the client is the peer (docs/operations.md, behind nginx).
+    trusted_proxies: str = ""
     secret_key: str = ""  # signs web sessions; empty: one kept in var/secret_key
     database_url: str = ""  # PBEM_DATABASE_URL; empty: SQLite under var/
     bot_processes: int = 1  # searches the bots run at once; 0: no bots in this `pbem serve`
@@ -56,6 +62,25 @@ class Settings:
                 f"({8 * self.argon2_parallelism} for argon2_parallelism = "
                 f"{self.argon2_parallelism}), not {self.argon2_memory_kib}."
             )
+        try:
+            if self.trusted_proxies:
+                self.trusted_networks  # noqa: B018 (read to check it)
+        except ValueError as error:
+            raise SettingsError(
+                f"The setting trusted_proxies must be addresses or networks (CIDR), "
+                f"comma-separated: {error}"
+            ) from None
+
+    @property
+    def trusted_networks(self) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+        """The proxies whose X-Forwarded-For the web door believes."""
+        import ipaddress  # (here: `pbem receive` never needs it)
+
+        return tuple(
+            ipaddress.ip_network(part.strip(), strict=False)
+            for part in self.trusted_proxies.split(",")
+            if part.strip()
+        )
 
     @property
     def argon2_cost(self) -> tuple[int, int, int]:
