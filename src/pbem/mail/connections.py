@@ -115,7 +115,7 @@ class CappedSmtp(SMTP):
         self.transport.write(b"421 4.4.2 Too slow; closing the connection\r\n")  # type: ignore[attr-defined]
         self.transport.close()
 
-    async def smtp_DATA(self, arg: str) -> None:
+    async def smtp_DATA(self, arg: str) -> None:  # noqa: N802 (aiosmtpd's name)
         """The message, with MESSAGE_SECONDS for all of it."""
         loop = asyncio.get_running_loop()
         deadline = loop.call_later(MESSAGE_SECONDS, self._too_slow, "a message")
