@@ -279,12 +279,3 @@ def bot_workers() -> Iterator[BotWorkers]:
 def query_work() -> QueryWork:
     """How much work the database does for some statements (tests/store/query_work.py)."""
     return QueryWork()
-
-
-@pytest.fixture(autouse=True)
-def _fresh_password_failures() -> None:
-    """Each test starts with no wrong passwords counted (server/players/throttle.py
-    counts them per process, and many tests send wrong ones on purpose)."""
-    from pbem.server.players.throttle import forget_failures
-
-    forget_failures()

@@ -16,7 +16,7 @@ from typing import Any
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
-from ..server import Server
+from ..server import Server, database_unavailable
 from ..settings import Settings
 from .connections import CappedSmtp
 from .delivery import Nudge
@@ -54,8 +54,11 @@ class CommandHandler:
             await loop.run_in_executor(
                 None, receive, self.server, data, self.settings, str(envelope.mail_from)
             )
-        except Exception:
-            log.exception("could not run a mail's command; the sender will retry")
+        except Exception as error:
+            if database_unavailable(error):  # busy past the bounded wait, or away
+                log.warning("the database is busy or away (%s); the sender will retry", error)
+            else:
+                log.exception("could not run a mail's command; the sender will retry")
             return "451 4.3.0 The server could not take your mail now; it will be retried"
         if self.wake is not None:
             self.wake.set()

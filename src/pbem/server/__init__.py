@@ -13,10 +13,13 @@ command layer from here and from nowhere below it (tests/test_layers.py).
   the types they return. No door opens a database session.
 - Lanes beside the front: `api_tokens` (the API's tokens), `bot_turns`
   (the bots' side), the password lane's hand-off (`PasswordWork`,
-  `handed_out`), the throttle (`check_allowed`, `record_failure`).
+  `handed_out`), the throttle on unknown API tokens (`tokens_allowed`,
+  `record_token_failure`).
 """
 
 from ..store import MAX_ID  # the largest number a board, challenge or token can have
+from ..store.database import DatabaseBusy
+from ..store.database import unavailable as database_unavailable
 from . import api_tokens, bot_turns
 from .boards.hints import Suggestion
 from .dispatch import own_subject
@@ -26,7 +29,7 @@ from .language.messages import Effect, MailedBoard, Outcome, Outgoing
 from .mailing.footers import stop_token_of
 from .mailing.game_over import duration
 from .players.passwords import PasswordWork, handed_out, set_cost
-from .players.throttle import check_allowed, record_failure
+from .players.throttle import record_token_failure, tokens_allowed
 from .read_side import Account, Home, Player, ReadSide
 from .runners.open_challenges import DEFAULT_DAYS as OPEN_DAYS
 from .runners.open_challenges import Listed
@@ -58,6 +61,7 @@ __all__ = [
     "BoardViews",
     "ChatSaid",
     "CommandError",
+    "DatabaseBusy",
     "Effect",
     "Ending",
     "Home",
@@ -74,19 +78,20 @@ __all__ = [
     "Suggestion",
     "api_tokens",
     "bot_turns",
-    "check_allowed",
     "commands",
+    "database_unavailable",
     "duration",
     "handed_out",
     "out_of_disk",
     "own_subject",
     "pictures",
     "play_moves",
-    "record_failure",
+    "record_token_failure",
     "sample_svg",
     "set_cost",
     "stop_token_of",
     "text_record",
+    "tokens_allowed",
     "utc_now",
     "view_line",
     "warm_up",

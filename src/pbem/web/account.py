@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..server import CommandError, Outcome, api_tokens, commands
 from .actions import act_on, execute_as, flash, server_of
+from .clients import client_source
 from .found import TokenId
 from .password_lane import password_lane
 from .session import CHECKED, PostedForm, check_csrf, current_userid, log_in, log_out
@@ -68,8 +69,7 @@ def login(request: Request, form: PostedForm) -> Response:
     password = str(form.get("password", ""))
     target = safe_next(str(form.get("next", "/")))
     try:
-        source = f"web {request.client.host}" if request.client else ""
-        name = server_of(request).check_login(userid, password, source)
+        name = server_of(request).check_login(userid, password, client_source(request))
     except CommandError as error:
         return render(
             request, "login.html", status_code=403, title="Log in", error=error.message, next=target

@@ -51,10 +51,10 @@ from ..server import (
     Recent,
     Server,
     api_tokens,
-    check_allowed,
     commands,
     play_moves,
-    record_failure,
+    record_token_failure,
+    tokens_allowed,
 )
 from . import found
 from .actions import dashed, execute_as, run_as, server_of
@@ -88,6 +88,7 @@ from .api_models import (
     Standings,
     StandingSection,
 )
+from .clients import client_source
 from .found import BoardId
 from .password_lane import password_lane
 
@@ -124,25 +125,25 @@ class SentToken:
     request would wait in the pool's queue twice."""
 
     token: str | None
-    source: str  # the client's address, for the guessing throttle
-
-    def allowed(self) -> None:
-        """429 while this address is throttled: a token guesser is throttled
-        like a password guesser."""
-        try:
-            check_allowed("", self.source)
-        except CommandError as error:
-            raise HTTPException(429, error.message) from None
+    source: str  # the client's address (web/clients.py), for the guessing throttle
 
     def userid(self, server: Server) -> str | None:
         """The token's userid, None without a token; a token that is not
-        known is refused (401) rather than ignored."""
+        known is refused (401) rather than ignored, and counted against the
+        client: past its limit, 429 (server/players/throttle.py). A known
+        token is always taken, whatever its client sent before: it is looked
+        up, not guessed."""
         if self.token is None:
             return None
-        self.allowed()
         userid = api_tokens.token_owner(server, self.token)
         if userid is None:
-            record_failure("", self.source)
+            if not tokens_allowed(server.reader, self.source):
+                raise HTTPException(
+                    429,
+                    "Too many unknown API tokens from your address lately: stop sending "
+                    f"them, and {GET_TOKEN}",
+                )
+            record_token_failure(server.reader, self.source)
             raise unauthorized(f"That API token is not known (revoked, or mistyped): {GET_TOKEN}")
         return userid
 
@@ -162,8 +163,7 @@ async def sent_token(
     not 'Bearer TOKEN' is refused (401)."""
     if credentials is None and request.headers.get("authorization"):
         raise unauthorized(f"The Authorization header is not 'Bearer TOKEN': {GET_TOKEN}")
-    source = f"web {request.client.host}" if request.client else ""
-    return SentToken(credentials.credentials if credentials else None, source)
+    return SentToken(credentials.credentials if credentials else None, client_source(request))
 
 
 async def required_token(found: Annotated[SentToken, Depends(sent_token)]) -> SentToken:
@@ -641,7 +641,6 @@ def play(
     Every player gets the board mail; queued answers are played after it."""
     server = server_of(request)
     assert token.token is not None
-    token.allowed()
     command = commands.Move(
         game=game.lower(),
         board=board_id,

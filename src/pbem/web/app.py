@@ -18,7 +18,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..games import GAMES
-from ..server import Recent, Server, out_of_disk, warm_up
+from ..server import Recent, Server, database_unavailable, out_of_disk, warm_up
 from ..settings import Settings
 from . import account, api, api_open, board_page, browse, live, move_entry, records
 from .headers import SecurityHeaders, docs_policy, nonce
@@ -42,6 +42,14 @@ DISK_FULL_RETRY_SECONDS = 300
 DISK_FULL = (
     "The server is out of disk space: nothing you sent was done (no move was "
     "played, nothing was changed). Try again later."
+)
+# When the database is busy (another writer held it past the bounded wait)
+# or out of reach (PostgreSQL restarting), the client is asked to try again
+# after this many seconds.
+BUSY_RETRY_SECONDS = 5
+BUSY = (
+    "The server is busy: nothing you sent was done (no move was played, "
+    "nothing was changed). Try again in a few seconds."
 )
 
 
@@ -139,9 +147,11 @@ def api_documentation() -> HTMLResponse:
 class DiskFullAnswers:
     """ASGI middleware: a request that failed because the database's disk is
     full (`out_of_disk`: SQLite's "database or disk is full", PostgreSQL's
-    disk_full, ENOSPC) is answered 503 with Retry-After and the reason, as
-    JSON under /api and as a page elsewhere, not a bare 500. Any other
-    failure passes on untouched."""
+    disk_full, ENOSPC), or because the database was busy or out of reach
+    (`database_unavailable`: the write turn not had within the bounded wait,
+    a lost connection, PostgreSQL restarting), is answered 503 with
+    Retry-After and the reason, as JSON under /api and as a page elsewhere,
+    not a bare 500 or a hang. Any other failure passes on untouched."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -160,16 +170,23 @@ class DiskFullAnswers:
         try:
             await self.app(scope, receive, sending)
         except Exception as error:
-            if started or not out_of_disk(error):
+            if started:
                 raise
-            log.error("answered 503: the database's disk is full (%s)", error)
+            if out_of_disk(error):
+                log.error("answered 503: the database's disk is full (%s)", error)
+                message, retry = DISK_FULL, DISK_FULL_RETRY_SECONDS
+            elif database_unavailable(error):
+                log.warning("answered 503: the database is busy or away (%s)", error)
+                message, retry = BUSY, BUSY_RETRY_SECONDS
+            else:
+                raise
             request = Request(scope, receive)
-            headers = {"Retry-After": str(DISK_FULL_RETRY_SECONDS)}
+            headers = {"Retry-After": str(retry)}
             answer: Response
             if request.url.path.startswith("/api/"):
-                answer = JSONResponse({"error": DISK_FULL}, status_code=503, headers=headers)
+                answer = JSONResponse({"error": message}, status_code=503, headers=headers)
             else:
-                answer = page_error(request, 503, DISK_FULL)
+                answer = page_error(request, 503, message)
                 answer.headers.update(headers)
             await answer(scope, receive, send)
 

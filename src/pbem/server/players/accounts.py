@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, joinedload
 
 from ...store import Address, User
 from ..errors import FORBIDDEN, NOT_FOUND, CommandError
+from . import passwords
 from .passwords import password_matches
 from .throttle import check_allowed, record_failure
 
@@ -66,15 +67,18 @@ def authenticate(session: Session, userid: str, password: str, source: str = "")
     cases, so a wrong guess does not tell which userids exist. Raises
     PasswordWork when argon2 must run first (outside the transaction).
     Too many recent failures for the userid or from `source` (the sender's
-    address, the client's) refuse without checking (server/players/throttle.py).
+    address, the client's) refuse without checking, but for a password this
+    process already found right (server/players/throttle.py has the rule).
     An unknown userid costs what a known one does, the first time a password
     is tried for it and each time again (passwords.py)."""
-    check_allowed(userid, source)
     user = find_user(session, userid)
+    if user is not None and passwords.VERDICTS.known(user.password_hash, password) is True:
+        return user  # (only its owner can send it: no throttle holds it up)
+    check_allowed(session, userid, source)
     if password_matches(None if user is None else user.password_hash, password, userid):
         assert user is not None
         return user
-    record_failure(userid, source)
+    record_failure(session, userid, source)
     raise CommandError(
         f"The userid '{userid[:40]}' and that password do not match. Userids ignore "
         "case; passwords do not.",
