@@ -117,8 +117,9 @@ def open_server() -> Iterator[Server]:
 
 
 def settings() -> Settings:
-    """The settings, with argon2's cost set from them for this process."""
-    from .server import set_cost
+    """The settings, with argon2's cost and the per-user limits set from
+    them for this process."""
+    from .server import set_cost, set_limits
     from .settings import SettingsError, load_settings
 
     try:
@@ -126,6 +127,7 @@ def settings() -> Settings:
     except SettingsError as error:
         raise UsageError(str(error)) from error
     set_cost(*config.argon2_cost)
+    set_limits(*config.limits)
     return config
 
 

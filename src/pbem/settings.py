@@ -50,6 +50,9 @@ class Settings:
     argon2_time_cost: int = 3  # passes argon2 makes over its memory to hash a password
     argon2_memory_kib: int = 65_536  # the memory (KiB) one password check takes
     argon2_parallelism: int = 4  # lanes that memory is split in
+    bot_boards: int = 5  # boards against the bots one person may have going at once
+    hints_per_hour: int = 20  # hints one player may ask for an hour
+    chats_per_hour: int = 10  # chat lines one non-player may send on one board an hour
 
     def __post_init__(self) -> None:
         if self.argon2_time_cost < 1 or self.argon2_parallelism < 1:
@@ -62,6 +65,9 @@ class Settings:
                 f"({8 * self.argon2_parallelism} for argon2_parallelism = "
                 f"{self.argon2_parallelism}), not {self.argon2_memory_kib}."
             )
+        for name in ("bot_boards", "hints_per_hour", "chats_per_hour"):
+            if getattr(self, name) < 0:
+                raise SettingsError(f"The setting {name} must be 0 or more.")
         try:
             if self.trusted_proxies:
                 self.trusted_networks  # noqa: B018 (read to check it)
@@ -86,6 +92,12 @@ class Settings:
     def argon2_cost(self) -> tuple[int, int, int]:
         """argon2's time cost, memory (KiB) and parallelism, in that order."""
         return (self.argon2_time_cost, self.argon2_memory_kib, self.argon2_parallelism)
+
+    @property
+    def limits(self) -> tuple[int, int, int]:
+        """Bot boards at once, hints an hour, non-players' chat lines an hour
+        (server.set_limits takes them in this order)."""
+        return (self.bot_boards, self.hints_per_hour, self.chats_per_hour)
 
     @property
     def public_url(self) -> str:

@@ -11,10 +11,11 @@ import itertools
 import pytest
 from sqlalchemy import func, select
 
-from pbem.server import Server
+from pbem.server import Server, set_limits
 from pbem.server.boards import hints
 from pbem.server.bot_turns import MOVE, waiting
 from pbem.server.runners import board_commands
+from pbem.settings import SettingsError, load_settings
 from pbem.store import Board, HintRequest, User
 from pbem.store.boards import create_board
 from tests.server.test_commands import Clock, signup
@@ -88,7 +89,15 @@ def test_a_person_has_at_most_bot_boards_against_the_bots_at_once(server: Server
 def test_the_limit_of_bot_boards_is_the_settings(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(board_commands, "BOT_BOARDS", 1)
+    # (restored after the test: set_limits changes the process's limits)
+    monkeypatch.setattr(board_commands, "BOT_BOARDS", board_commands.BOT_BOARDS)
+    monkeypatch.setattr(board_commands, "CHATS_PER_HOUR", board_commands.CHATS_PER_HOUR)
+    monkeypatch.setattr(hints, "HINTS_PER_HOUR", hints.HINTS_PER_HOUR)
+    env = {"PBEM_BOT_BOARDS": "1", "PBEM_HINTS_PER_HOUR": "7", "PBEM_CHATS_PER_HOUR": "4"}
+    settings = load_settings(env, config="/nonexistent/pbem.toml")
+    assert settings.limits == (1, 7, 4)
+    set_limits(*settings.limits)  # as `pbem` and each web process do at start
+    assert (hints.HINTS_PER_HOUR, board_commands.CHATS_PER_HOUR) == (7, 4)
     signup(server, "ann")
     assert mail(server, "ann@example.org", "vasco challenge ann easybot") is None
     refused = mail(server, "ann@example.org", "vasco challenge ann easybot")
@@ -140,3 +149,8 @@ def test_one_who_does_not_play_chats_at_most_chats_per_hour_on_a_board(
         assert mail(server, "ann@example.org", "vasco chat 1 ann pw-ann", f"hi {n}") is None
     clock.advance(minutes=61)
     assert mail(server, "cat@example.org", "vasco chat 1 cat pw-cat", "back") is None
+
+
+def test_a_negative_limit_is_refused_at_start() -> None:
+    with pytest.raises(SettingsError, match="bot_boards must be 0 or more"):
+        load_settings({"PBEM_BOT_BOARDS": "-1"}, config="/nonexistent/pbem.toml")

@@ -102,7 +102,7 @@ def run_worker(settings: Settings, url: str, listener: socket.socket) -> None:
     of `listener` (its own socket on the web port, made and kept by `pbem
     serve`, so one that replaces it takes what waits there), until SIGTERM
     or SIGINT (uvicorn finishes the requests in hand first)."""
-    from ..server import Server, set_cost
+    from ..server import Server, set_cost, set_limits
     from ..store import make_engine, session_factory
     from ..web import create_app
     from .logs import configure
@@ -110,6 +110,7 @@ def run_worker(settings: Settings, url: str, listener: socket.socket) -> None:
     name_this_process("pbem-web")
     configure()
     set_cost(*settings.argon2_cost)
+    set_limits(*settings.limits)
     engine = make_engine(url)
     server = StoppingServer(web_config(create_app(Server(session_factory(engine)), settings)))
     quieter_collector()

@@ -34,6 +34,7 @@ from .read_side import Account, Home, Player, ReadSide
 from .runners.open_challenges import DEFAULT_DAYS as OPEN_DAYS
 from .runners.open_challenges import Listed
 from .runners.standings import SECTION_SIZE, SECTIONS, StandingsLine
+from .runners.board_commands import set_limits
 from .runners.view_commands import play_moves
 from .service import PASSWORD_ROUNDS, Server, utc_now
 from .views import pictures
@@ -89,6 +90,7 @@ __all__ = [
     "record_token_failure",
     "sample_svg",
     "set_cost",
+    "set_limits",
     "stop_token_of",
     "text_record",
     "tokens_allowed",
