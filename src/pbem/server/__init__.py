@@ -31,10 +31,10 @@ from .mailing.game_over import duration
 from .players.passwords import PasswordWork, handed_out, set_cost
 from .players.throttle import record_token_failure, tokens_allowed
 from .read_side import Account, Home, Player, ReadSide
+from .runners.board_commands import set_limits
 from .runners.open_challenges import DEFAULT_DAYS as OPEN_DAYS
 from .runners.open_challenges import Listed
 from .runners.standings import SECTION_SIZE, SECTIONS, StandingsLine
-from .runners.board_commands import set_limits
 from .runners.view_commands import play_moves
 from .service import PASSWORD_ROUNDS, Server, utc_now
 from .views import pictures
