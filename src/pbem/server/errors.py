@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import errno
 
+from ..store.database import causes
+
 # What kind of refusal an error is, for doors that answer with a status (the
 # JSON API): the request itself was wrong (the default), it is someone
 # else's to do, what it names does not exist, or things as they stand refuse it.
@@ -62,13 +64,7 @@ def out_of_disk(error: BaseException) -> bool:
     """Whether `error` (or what it wraps: SQLAlchemy's `.orig`, a cause) is
     the database's disk being full: the command was not done, and trying
     again after the host frees space will do it."""
-    seen: set[int] = set()
-    pending: list[BaseException | None] = [error]
-    while pending:
-        current = pending.pop()
-        if current is None or id(current) in seen:
-            continue
-        seen.add(id(current))
+    for current in causes(error):
         if isinstance(current, OSError) and current.errno == errno.ENOSPC:
             return True
         if getattr(current, "sqlite_errorcode", None) == _SQLITE_FULL:
@@ -77,10 +73,4 @@ def out_of_disk(error: BaseException) -> bool:
             return True
         if getattr(current, "sqlstate", None) == _POSTGRESQL_DISK_FULL:
             return True
-        orig = getattr(current, "orig", None)
-        pending += [
-            orig if isinstance(orig, BaseException) else None,
-            current.__cause__,
-            current.__context__,
-        ]
     return False

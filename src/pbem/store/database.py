@@ -27,7 +27,7 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -79,6 +79,20 @@ class DatabaseBusy(RuntimeError):
     writer holds SQLite's write lock): nothing was done; try again soon."""
 
 
+def causes(error: BaseException) -> Iterator[BaseException]:
+    """`error` and every error it wraps, each once: SQLAlchemy's `.orig`
+    (the driver's error), and the `__cause__` and `__context__` chains."""
+    seen: set[int] = set()
+    pending: list[object] = [error]
+    while pending:
+        current = pending.pop()
+        if not isinstance(current, BaseException) or id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        pending += [getattr(current, "orig", None), current.__cause__, current.__context__]
+
+
 def unavailable(error: BaseException) -> bool:
     """Whether `error` (or what it wraps) is the database being busy or out
     of reach, not a fault of the request: `DatabaseBusy`, a lost or refused
@@ -92,17 +106,7 @@ def unavailable(error: BaseException) -> bool:
         sqlalchemy_errors.InterfaceError,
         sqlalchemy_errors.TimeoutError,
     )
-    seen: set[int] = set()
-    pending: list[BaseException | None] = [error]
-    while pending:
-        current = pending.pop()
-        if current is None or id(current) in seen:
-            continue
-        seen.add(id(current))
-        if isinstance(current, kinds):
-            return True
-        pending += [current.__cause__, current.__context__]
-    return False
+    return any(isinstance(cause, kinds) for cause in causes(error))
 
 
 def make_engine(url: str | None = None) -> Engine:
