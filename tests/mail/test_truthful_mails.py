@@ -7,14 +7,12 @@ command a step of the game asks for."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from pbem.games import get_game
 from tests.mail.conftest import Door
 from tests.mail.test_story_by_mail import ANN, BOB, exchange, players, tick, to
-from tests.mail.test_veteran_forms import SENDERS, examples_in, replay
+from tests.mail.test_veteran_forms import examples_play_as_written
 
 CAT, WENDY = "cat@example.org", "wendy@example.org"
 
@@ -185,30 +183,7 @@ def test_every_vacu_example_a_board_mail_shows_plays_as_written(
 ) -> None:
     """Vacu and Convacu board mails have their 'For example' line as the
     other games do; each move it offers, mailed as written, is played."""
-    options = "-size=5 -komi=2"
-    players(door, f"{game} {options}")
-    rules = get_game(game)
-    state = rules.new_state(rules.parse_options(options.split()))
-    chooser = random.Random(plies)
-    record: list[tuple[int, str]] = []
-    for _ in range(plies):
-        going_on = [m for m in state.legal_moves() if state.play(m).result is None]
-        move = chooser.choice(going_on)
-        assert state.to_move is not None
-        record.append((state.to_move, state.move_text(move)))
-        state = state.play(move)
-    assert state.to_move is not None
-    address, who = SENDERS[state.to_move]
-    replay(door, game, 1, record)
-    [shown] = exchange(door, address, f"{game} show 1")
-    moves = examples_in(shown.text)
-    assert moves
-    for board, move in enumerate(moves, start=1):
-        if board > 1:
-            exchange(door, ANN, f"{game} challenge ann bob {options}")
-            replay(door, game, board, record)
-        mails = exchange(door, address, f"{game} move {board} {who} {move}#{plies + 1}")
-        assert mails and all("Error" not in m.subject for m in mails), (move, mails[0].text[:300])
+    examples_play_as_written(door, game, "-size=5 -komi=2", plies)
 
 
 def test_a_totaltime_board_mail_shows_each_players_time_used_and_left(door: Door) -> None:

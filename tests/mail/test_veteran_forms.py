@@ -130,6 +130,13 @@ def test_every_example_a_board_mail_shows_plays_as_written(
     """Each example move the board mail offers, mailed as it is written,
     is played: each on a board of its own, brought by mail to the position
     the mail showed."""
+    examples_play_as_written(door, game, options, plies)
+
+
+def examples_play_as_written(door: Door, game: str, options: str, plies: int) -> None:
+    """After `plies` random moves (each mailed), every example move the
+    board mail offers, mailed as it is written, is played: each on a board
+    of its own, brought by mail to the position the mail showed."""
     players(door, f"{game} {options}")
     rules = get_game(game)
     state = rules.new_state(rules.parse_options(options.split()))
