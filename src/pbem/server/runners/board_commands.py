@@ -182,8 +182,9 @@ def bot_checks(
         if (going or 0) >= BOT_BOARDS:
             boards = plural(BOT_BOARDS, "board")
             problems.add(
-                f"{user.userid} has {going} boards against the bots going, and a player may "
-                f"have at most {boards} against them at once (the server's limit bot_boards), "
+                f"{user.userid} has {plural(going or 0, 'board')} against the bots going, and "
+                f"a player may have at most {boards} against them at once (the server's "
+                "limit bot_boards), "
                 "so that the bots' time is shared: start another when one of them ends.",
                 CONFLICT,
             )
